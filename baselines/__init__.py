@@ -1,0 +1,1 @@
+"""Baseline agents, evaluation and training scripts (installed as ``compoworld_gym.baselines``)."""

@@ -1,0 +1,1 @@
+"""Performance benchmarks (installed as ``compoworld_gym.benchmarks``); not tests."""

@@ -1,0 +1,207 @@
+"""Rubric checks: declarative, serialisable acceptance predicates.
+
+Each check is one *rubric item* (paper §2.5). Checks read only the final
+state of each service, the final answer and the ordered log of real tool
+calls — never the agent's claims (DESIGN.md §5, "honest rewards").
+They are pydantic models discriminated by ``kind``, so a task file holds
+them as plain JSON (no pickled lambdas). Field paths and where-clauses are
+those of :mod:`compoworld_gym.matching`.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal, Optional, Union
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from compoworld_gym.matching import get_path, matches, records
+
+
+class _Check(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    id: str = Field(description="Rubric item id, unique within a task.")
+    description: str = Field(default="", description="What the item checks, for people (never shown to agents).")
+
+
+class _StateCheck(_Check):
+    service: str = Field(description="Service whose final state is read.")
+    collection: str = Field(description="Top-level state field holding the records (dict or list).")
+
+
+class RecordExists(_StateCheck):
+    """Passes when at least one record of the collection matches ``where``."""
+
+    kind: Literal["record_exists"] = "record_exists"
+    where: dict[str, Any]
+
+
+class RecordAbsent(_StateCheck):
+    """Passes when no record matches ``where`` (e.g. nobody else notified)."""
+
+    kind: Literal["record_absent"] = "record_absent"
+    where: dict[str, Any]
+
+
+class RecordCount(_StateCheck):
+    """Passes when the number of records matching ``where`` satisfies ``op value``."""
+
+    kind: Literal["record_count"] = "record_count"
+    where: dict[str, Any] = Field(default_factory=dict)
+    op: Literal["eq", "ge", "le"] = "eq"
+    value: int
+
+
+class RecordMatches(_StateCheck):
+    """Passes when the record with key ``record_id`` exists and matches ``where``."""
+
+    kind: Literal["record_matches"] = "record_matches"
+    record_id: str
+    where: dict[str, Any]
+
+
+class RecordUnchanged(_StateCheck):
+    """Passes when the record with key ``record_id`` is exactly as it was at reset."""
+
+    kind: Literal["record_unchanged"] = "record_unchanged"
+    record_id: str
+
+
+class AnswerContains(_Check):
+    """Passes when the final answer contains every value (case-insensitive,
+    whitespace-normalised); with ``any_of``, at least one of them."""
+
+    kind: Literal["answer_contains"] = "answer_contains"
+    values: list[str] = Field(min_length=1)
+    any_of: bool = False
+
+
+class ToolCalled(_Check):
+    """Passes when a successful call of ``tool`` (on ``service``) whose
+    arguments match ``where`` happened at least ``min_count`` times."""
+
+    kind: Literal["tool_called"] = "tool_called"
+    service: str
+    tool: str
+    where: dict[str, Any] = Field(default_factory=dict)
+    min_count: int = 1
+
+
+class ToolNotCalled(_Check):
+    """Passes when no successful call of ``tool`` with matching arguments happened."""
+
+    kind: Literal["tool_not_called"] = "tool_not_called"
+    service: str
+    tool: str
+    where: dict[str, Any] = Field(default_factory=dict)
+
+
+class CallPattern(BaseModel):
+    """A pattern over call-log entries: service, tool and an argument where-clause."""
+
+    model_config = ConfigDict(extra="forbid")
+    service: str
+    tool: str
+    where: dict[str, Any] = Field(default_factory=dict)
+
+
+class CallOrder(_Check):
+    """Ordering rule checked on the call log ("re-check X before money moves").
+
+    Passes when at least one successful call matches ``after`` and every such
+    call is preceded by a successful call matching ``before``.
+    """
+
+    kind: Literal["call_order"] = "call_order"
+    before: CallPattern
+    after: CallPattern
+
+
+Check = Annotated[
+    Union[RecordExists, RecordAbsent, RecordCount, RecordMatches, RecordUnchanged,
+          AnswerContains, ToolCalled, ToolNotCalled, CallOrder],
+    Field(discriminator="kind"),
+]
+
+
+class CheckResult(BaseModel):
+    """The outcome of one rubric item."""
+
+    id: str
+    kind: str
+    passed: bool
+    description: str = ""
+
+
+def _collection(states: dict[str, Any], check: _StateCheck) -> Any:
+    return (states.get(check.service) or {}).get(check.collection)
+
+
+def _norm_text(text: str) -> str:
+    return re.sub(r"\s+", " ", text).strip().casefold()
+
+
+def _calls(log: list[dict[str, Any]], pattern: Any) -> list[int]:
+    return [e["index"] for e in log if e["success"] and e["service"] == pattern.service
+            and e["tool"] == pattern.tool and matches(e["arguments"], pattern.where)]
+
+
+def _record(collection: Any, record_id: str) -> Optional[Any]:
+    if isinstance(collection, dict):
+        return collection.get(record_id)
+    for rec in records(collection):
+        if get_path(rec, "id") == record_id:
+            return rec
+    return None
+
+
+def run_check(check: Any, final_states: dict[str, Any], answer: Optional[str],
+              call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+    """Evaluate one check. Never raises on odd states: a missing service,
+    collection or record simply fails the item."""
+    kind = check.kind
+    if kind in ("record_exists", "record_absent", "record_count"):
+        n = sum(1 for r in records(_collection(final_states, check)) if matches(r, check.where))
+        if kind == "record_exists":
+            return n >= 1
+        if kind == "record_absent":
+            return n == 0
+        return {"eq": n == check.value, "ge": n >= check.value, "le": n <= check.value}[check.op]
+    if kind == "record_matches":
+        rec = _record(_collection(final_states, check), check.record_id)
+        return rec is not None and matches(rec, check.where)
+    if kind == "record_unchanged":
+        before = _record(_collection(initial_states, check), check.record_id)
+        after = _record(_collection(final_states, check), check.record_id)
+        return before is not None and before == after
+    if kind == "answer_contains":
+        text = _norm_text(answer or "")
+        hits = [_norm_text(v) in text for v in check.values]
+        return any(hits) if check.any_of else all(hits)
+    if kind == "tool_called":
+        return len(_calls(call_log, check)) >= check.min_count
+    if kind == "tool_not_called":
+        return not _calls(call_log, check)
+    if kind == "call_order":
+        befores = _calls(call_log, check.before)
+        afters = _calls(call_log, check.after)
+        return bool(afters) and bool(befores) and min(befores) < min(afters)
+    raise ValueError(f"unknown check kind {kind!r}")
+
+
+def evaluate_checks(checks: list[Any], final_states: dict[str, Any], answer: Optional[str],
+                    call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> list[CheckResult]:
+    """One :class:`CheckResult` per check, in the task's order.
+
+    Args:
+        checks: the task's rubric items.
+        final_states: ``{service: state JSON dict}`` at the end of the episode.
+        answer: the agent's final answer, or None if it never answered.
+        call_log: the world's ordered log of real tool calls.
+        initial_states: ``{service: state JSON dict}`` at reset (for
+            ``record_unchanged``).
+    """
+    return [CheckResult(id=c.id, kind=c.kind, description=c.description,
+                        passed=run_check(c, final_states, answer, call_log, initial_states))
+            for c in checks]

@@ -1,0 +1,354 @@
+"""Services: typed state plus tools, with one execution convention.
+
+A service (paper §2.1, "reusable services") is a stand-alone component with
+its own pydantic state, a set of tools, and the state changes each tool
+causes. Tools are methods decorated with :func:`tool`; the signature and the
+Google docstring are the MCP tool definition (``name``, ``description``,
+``inputSchema``). :meth:`Service.call` is the single boundary where arguments
+are validated, the call runs transactionally, the new state is validated
+against its model, and exceptions become the JSON envelope of
+:mod:`compoworld_gym.errors`.
+
+Example:
+    >>> import datetime as dt
+    >>> from compoworld_gym.service import Service, ServiceState, tool
+    >>> class CounterState(ServiceState):
+    ...     value: int = 0
+    >>> class Counter(Service):
+    ...     name = "counter"
+    ...     description = "A counter."
+    ...     domain = "test"
+    ...     State = CounterState
+    ...     @tool(read_only=False)
+    ...     def add(self, amount: int) -> dict:
+    ...         '''Add to the counter.
+    ...
+    ...         Args:
+    ...             amount: how much to add.
+    ...         '''
+    ...         self.state.value += amount
+    ...         return {"value": self.state.value}
+    >>> c = Counter(today=dt.date(2026, 1, 15))
+    >>> c.call("add", {"amount": 2})
+    {'success': True, 'data': {'value': 2}}
+    >>> c.call("add", {"amount": "x"})["error"]["code"]
+    400
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+from dataclasses import dataclass, field
+from typing import Any, Callable, ClassVar
+
+from faker import Faker
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from pydantic_core import to_jsonable_python
+
+from compoworld_gym.entities import entities_in_schema
+from compoworld_gym.errors import (
+    InternalError,
+    InvalidArgument,
+    NotFound,
+    ToolError,
+    error_envelope,
+    ok,
+)
+from compoworld_gym.schema import clean_schema, parse_docstring, signature_model, validate_arguments
+
+#: Fixed clock time of day at which every service day starts (logical clock).
+DAY_START = dt.time(9, 0)
+
+
+class Record(BaseModel):
+    """Base of every stored record: unknown fields are rejected, and
+    instances are re-validated whenever the owning state is validated."""
+
+    model_config = ConfigDict(extra="forbid", revalidate_instances="always")
+
+
+class ServiceState(Record):
+    """Base of every service state.
+
+    Attributes:
+        counters: next number per id prefix, so ids come from a seeded
+            counter and are restored on rollback.
+        clock: minutes elapsed on the logical clock since 09:00 of "today".
+    """
+
+    counters: dict[str, int] = Field(default_factory=dict, description="Next id number per id prefix.")
+    clock: int = Field(default=0, ge=0, description="Logical minutes since 09:00 of the task's today.")
+
+
+@dataclass
+class ToolSpec:
+    """One tool: its MCP definition and how to run it.
+
+    Attributes:
+        name: the tool name (MCP ``name``).
+        description: one paragraph (MCP ``description``).
+        input_schema: JSON Schema of the arguments (MCP ``inputSchema``).
+        handler: ``handler(service, **kwargs) -> result`` (JSON-able).
+        validate: ``validate(arguments) -> kwargs``; raises ``InvalidArgument``.
+        read_only: MCP ``readOnlyHint``; read-only tools never change state.
+        destructive: MCP ``destructiveHint`` (deletes or overwrites data).
+        idempotent: MCP ``idempotentHint``.
+        consumes: ``{parameter: entity type}`` of entity-typed inputs.
+        produces: entity types present in the result.
+        simulated: True when a world model, not code, produces the result.
+    """
+
+    name: str
+    description: str
+    input_schema: dict[str, Any]
+    handler: Callable[..., Any]
+    validate: Callable[[Any], dict[str, Any]]
+    read_only: bool = True
+    destructive: bool = False
+    idempotent: bool = False
+    consumes: dict[str, str] = field(default_factory=dict)
+    produces: frozenset[str] = frozenset()
+    simulated: bool = False
+
+    @property
+    def summary(self) -> str:
+        """The first line of the description (what ``list_tools`` shows)."""
+        return self.description.split("\n", 1)[0]
+
+    def mcp_definition(self) -> dict[str, Any]:
+        """The MCP ``tools/list`` entry: name, description, inputSchema, annotations."""
+        return {
+            "name": self.name,
+            "description": self.description,
+            "inputSchema": self.input_schema,
+            "annotations": {
+                "readOnlyHint": self.read_only,
+                "destructiveHint": self.destructive,
+                "idempotentHint": self.idempotent,
+                "openWorldHint": self.simulated,
+            },
+        }
+
+
+def tool(
+    *,
+    read_only: bool,
+    destructive: bool = False,
+    idempotent: bool | None = None,
+    returns: Any = None,
+    name: str | None = None,
+) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+    """Mark a :class:`Service` method as a tool.
+
+    Args:
+        read_only: the tool never changes state (MCP ``readOnlyHint``).
+        destructive: the tool deletes or overwrites data (``destructiveHint``).
+        idempotent: repeated identical calls have no further effect; defaults
+            to ``read_only``.
+        returns: a type (e.g. a :class:`Record` subclass or ``list[Ticket]``)
+            whose entity-tagged fields are the facts this tool produces.
+        name: the tool name if it differs from the method name.
+    """
+
+    def mark(fn: Callable[..., Any]) -> Callable[..., Any]:
+        fn.__compoworld_tool__ = {  # type: ignore[attr-defined]
+            "read_only": read_only,
+            "destructive": destructive,
+            "idempotent": read_only if idempotent is None else idempotent,
+            "returns": returns,
+            "name": name or fn.__name__,
+        }
+        return fn
+
+    return mark
+
+
+def _spec_from_method(fn: Callable[..., Any]) -> ToolSpec:
+    meta = fn.__compoworld_tool__  # type: ignore[attr-defined]
+    description, arg_docs = parse_docstring(fn.__doc__)
+    if not description:
+        raise TypeError(f"tool {fn.__qualname__} needs a docstring: it is the tool description")
+    model = signature_model(fn, arg_docs)
+    schema = clean_schema(model.model_json_schema())
+    schema.pop("additionalProperties", None)
+    schema.setdefault("properties", {})
+    consumes = {
+        p: prop["x-entity"]
+        for p, prop in schema["properties"].items()
+        if isinstance(prop, dict) and "x-entity" in prop
+    }
+    for p, prop in schema["properties"].items():
+        for tag in entities_in_schema(prop):
+            consumes.setdefault(p, tag)
+    produces: frozenset[str] = frozenset()
+    if meta["returns"] is not None:
+        produces = frozenset(entities_in_schema(TypeAdapter(meta["returns"]).json_schema()))
+
+    def validate(arguments: Any) -> dict[str, Any]:
+        return validate_arguments(model, schema, arguments)
+
+    return ToolSpec(
+        name=meta["name"],
+        description=description,
+        input_schema=schema,
+        handler=fn,
+        validate=validate,
+        read_only=meta["read_only"],
+        destructive=meta["destructive"],
+        idempotent=meta["idempotent"],
+        consumes=consumes,
+        produces=produces,
+    )
+
+
+_FAKER = Faker("en_US")
+
+
+class Service:
+    """Base class of every service.
+
+    Subclasses set the class attributes and implement :meth:`build_seed_state`.
+
+    Attributes:
+        name: unique service name (snake_case), e.g. ``"helpdesk"``.
+        description: one sentence shown by ``list_services``.
+        domain: the kind of work, e.g. ``"support"``, ``"communication"``.
+        spec_source: ``slug`` of the real MCP server in
+            ``shared/mcp-specs/servers.jsonl`` whose interface this follows,
+            or None when designed from scratch.
+        State: the pydantic state model.
+        tools: ``{tool name: ToolSpec}``, derived from the decorated methods.
+        today: the task's fixed date; the logical clock starts at 09:00.
+        state: the current state (an instance of ``State``).
+    """
+
+    name: ClassVar[str]
+    description: ClassVar[str]
+    domain: ClassVar[str]
+    spec_source: ClassVar[str | None] = None
+    State: ClassVar[type[ServiceState]]
+    tools: ClassVar[dict[str, ToolSpec]] = {}
+    #: Validate the whole state after each successful mutating call.
+    validate_writes: ClassVar[bool] = True
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        specs: dict[str, ToolSpec] = {}
+        for klass in reversed(cls.__mro__):
+            for attr in vars(klass).values():
+                if callable(attr) and hasattr(attr, "__compoworld_tool__"):
+                    spec = _spec_from_method(attr)
+                    specs[spec.name] = spec
+        if specs:
+            cls.tools = specs
+
+    def __init__(self, state: ServiceState | dict[str, Any] | None = None, *, today: dt.date) -> None:
+        self.today = today
+        if state is None:
+            self.state = self.State()
+        elif isinstance(state, dict):
+            self.state = self.State.model_validate(state)
+        else:
+            self.state = self.State.model_validate(state)
+
+    # ----------------------------------------------------------------- seeds
+    @classmethod
+    def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> ServiceState:
+        """Build a realistic initial state. Subclasses override.
+
+        Args:
+            fake: a Faker seeded for this call (use it, never a global one).
+            rng: a ``random.Random`` seeded for this call.
+            today: the task's fixed date.
+        """
+        return cls.State()
+
+    @classmethod
+    def seed_state(cls, seed: int, today: dt.date) -> ServiceState:
+        """The seeded initial state: same ``(seed, today)`` → same state."""
+        rng = random.Random(f"{cls.name}:{seed}")
+        _FAKER.seed_instance(rng.getrandbits(32))
+        return cls.build_seed_state(_FAKER, rng, today)
+
+    @classmethod
+    def seeded(cls, seed: int, today: dt.date) -> "Service":
+        """A service instance on its seeded initial state."""
+        return cls(cls.seed_state(seed, today), today=today)
+
+    # --------------------------------------------------------------- helpers
+    def new_id(self, prefix: str, width: int = 4) -> str:
+        """Next id for ``prefix`` from the state's counter, e.g. ``TCK-0042``."""
+        n = self.state.counters.get(prefix, 1)
+        self.state.counters[prefix] = n + 1
+        return f"{prefix}-{n:0{width}d}"
+
+    def now(self) -> dt.datetime:
+        """The logical clock: 09:00 of today plus one minute per call to now()."""
+        minute = self.state.clock
+        self.state.clock = minute + 1
+        return dt.datetime.combine(self.today, DAY_START) + dt.timedelta(minutes=minute)
+
+    @staticmethod
+    def lookup(collection: dict[str, Any], key: str, kind: str) -> Any:
+        """``collection[key]`` or a 404 ``NotFound`` naming the record kind."""
+        try:
+            return collection[key]
+        except (KeyError, TypeError):
+            raise NotFound(f"{kind} {key!r} not found; list or search {kind}s to find valid ids.") from None
+
+    # ----------------------------------------------------------------- calls
+    def state_dict(self) -> dict[str, Any]:
+        """The state as a JSON-compatible dict (dates as ISO strings)."""
+        return self.state.model_dump(mode="json")
+
+    def call(self, tool_name: str, arguments: Any) -> dict[str, Any]:
+        """Run one tool call and return the JSON result envelope.
+
+        The call is transactional: on any failure (400/404/409/422/500) the
+        state is restored exactly. After a successful mutating call the state
+        is validated against ``State``; a violation is a 500 and is rolled back.
+
+        Returns:
+            ``{"success": True, "data": ...}`` or
+            ``{"success": False, "error": {"code": int, "message": str}}``.
+        """
+        spec = self.tools.get(tool_name)
+        if spec is None:
+            return error_envelope(
+                404, f"tool {tool_name!r} not found in service {self.name!r}; "
+                f"available: {', '.join(sorted(self.tools))}."
+            )
+        try:
+            kwargs = spec.validate(arguments)
+        except InvalidArgument as exc:
+            return error_envelope(exc.code, exc.message)
+        snapshot = None if spec.read_only else self.state.model_dump()
+        try:
+            result = spec.handler(self, **kwargs)
+            data = to_jsonable_python(result)
+            if snapshot is not None and self.validate_writes:
+                self.state = self.State.model_validate(self.state)
+        except ToolError as exc:
+            self._restore(snapshot)
+            return error_envelope(exc.code, exc.message)
+        except ValidationError as exc:
+            self._restore(snapshot)
+            first = exc.errors(include_url=False)[0]
+            where = ".".join(str(x) for x in first.get("loc", ()))
+            return error_envelope(
+                InternalError.code,
+                f"tool {tool_name!r} produced an invalid state ({where}: {first['msg']}); "
+                "nothing was changed.",
+            )
+        except Exception as exc:  # noqa: BLE001 - a tool bug must not escape
+            self._restore(snapshot)
+            return error_envelope(
+                InternalError.code,
+                f"internal error in tool {tool_name!r} ({type(exc).__name__}); nothing was changed.",
+            )
+        return ok(data)
+
+    def _restore(self, snapshot: dict[str, Any] | None) -> None:
+        if snapshot is not None:
+            self.state = self.State.model_validate(snapshot)

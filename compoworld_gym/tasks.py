@@ -1,0 +1,176 @@
+"""Tasks: one verified piece of cross-service work, serialised as JSONL.
+
+A task (paper §2.4, "submit") keeps the instruction, the initial state of
+each service, the rubric checks and a reference solution. Task files are
+JSON Lines, one task per line, each with ``schema_version``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+from pathlib import Path
+from typing import Any, Iterable, Literal, Optional
+
+import orjson
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from compoworld_gym.catalog import get_service
+from compoworld_gym.checks import Check, CheckResult, evaluate_checks
+from compoworld_gym.service import Service
+from compoworld_gym.world import World
+
+SCHEMA_VERSION = 1
+
+
+class MetaCall(BaseModel):
+    """One meta-tool call of a reference solution."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Literal["list_services", "list_tools", "describe_tool", "call_tool"]
+    arguments: dict[str, Any] = Field(default_factory=dict)
+
+    def action(self) -> str:
+        """The call as an env action text (JSON)."""
+        return orjson.dumps({"name": self.name, "arguments": self.arguments}).decode()
+
+
+class Task(BaseModel):
+    """A task: services, initial state, instruction, rubric and reference.
+
+    Attributes:
+        schema_version: the task-file format version (currently 1).
+        id: unique task id.
+        services: services the task needs (mounted with ``initial_state``).
+        distractors: services listed but not needed; mounted on their seeded
+            state for ``seed`` unless ``initial_state`` has them.
+        today: the fixed date given in the system prompt.
+        seed: seed of the distractors' initial states.
+        initial_state: ``{service: state JSON}``.
+        instruction: the user message (goal, house rules, report wanted).
+        checks: the rubric items.
+        reference: a solution as meta-tool calls; ``reference_answer`` ends it.
+        domain: business domain label, e.g. ``"support"``.
+        capabilities: interaction structures, e.g. ``"sequential-dependency"``.
+        composition: optional composition record (id, edges) from the generator.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    schema_version: Literal[1] = SCHEMA_VERSION
+    id: str = Field(min_length=1)
+    services: list[str] = Field(min_length=1)
+    distractors: list[str] = Field(default_factory=list)
+    today: dt.date
+    seed: int = 0
+    initial_state: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    instruction: str = Field(min_length=1)
+    checks: list[Check] = Field(min_length=1)
+    reference: list[MetaCall] = Field(default_factory=list)
+    reference_answer: Optional[str] = None
+    domain: str = "general"
+    capabilities: list[str] = Field(default_factory=list)
+    composition: Optional[dict[str, Any]] = None
+    meta: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Task":
+        overlap = set(self.services) & set(self.distractors)
+        if overlap:
+            raise ValueError(f"services and distractors overlap: {sorted(overlap)}")
+        ids = [c.id for c in self.checks]
+        if len(ids) != len(set(ids)):
+            raise ValueError("rubric item ids must be unique")
+        return self
+
+    def to_json(self) -> str:
+        """One JSONL line (no trailing newline)."""
+        return orjson.dumps(self.model_dump(mode="json")).decode()
+
+    def service_classes(self) -> list[type[Service]]:
+        """Classes of every mounted service (task services then distractors)."""
+        return [get_service(n) for n in [*self.services, *self.distractors]]
+
+
+class TaskFileError(ValueError):
+    """A task file could not be read; the message names the file and line."""
+
+
+def load_tasks(path: str | Path) -> list[Task]:
+    """Read a JSONL task file.
+
+    Raises:
+        TaskFileError: a line is not JSON or not a valid task; the message
+            gives ``path:line`` and the first problem.
+        FileNotFoundError: the file does not exist.
+    """
+    tasks = []
+    with open(path, encoding="utf-8") as fh:
+        for lineno, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            tasks.append(parse_task_line(line, f"{path}:{lineno}"))
+    return tasks
+
+
+def parse_task_line(line: str, where: str = "<task>") -> Task:
+    """Parse one JSONL line into a :class:`Task`; errors name ``where``."""
+    try:
+        obj = orjson.loads(line)
+    except orjson.JSONDecodeError as exc:
+        raise TaskFileError(f"{where}: not valid JSON ({exc})") from None
+    try:
+        return Task.model_validate(obj)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False)[0]
+        loc = ".".join(str(x) for x in first["loc"]) or "task"
+        raise TaskFileError(f"{where}: invalid task at '{loc}': {first['msg']} "
+                            f"({exc.error_count()} problem(s))") from None
+
+
+def save_tasks(tasks: Iterable[Task], path: str | Path) -> int:
+    """Write tasks as JSONL; returns how many were written."""
+    n = 0
+    with open(path, "w", encoding="utf-8") as fh:
+        for task in tasks:
+            fh.write(task.to_json() + "\n")
+            n += 1
+    return n
+
+
+@functools.lru_cache(maxsize=4096)
+def _seed_state_json(service: str, seed: int, today: dt.date) -> bytes:
+    cls = get_service(service)
+    return orjson.dumps(cls.seed_state(seed, today).model_dump(mode="json"))
+
+
+def initial_state_of(task: Task, service: str) -> dict[str, Any]:
+    """The initial state JSON of one mounted service (a fresh dict)."""
+    if service in task.initial_state:
+        return orjson.loads(orjson.dumps(task.initial_state[service]))
+    return orjson.loads(_seed_state_json(service, task.seed, task.today))
+
+
+def mount(task: Task) -> World:
+    """A fresh world with the task's services and distractors on their initial states."""
+    services = [get_service(n)(initial_state_of(task, n), today=task.today)
+                for n in [*task.services, *task.distractors]]
+    return World(services)
+
+
+def evaluate(task: Task, final_states: dict[str, Any], answer: Optional[str],
+             call_log: list[dict[str, Any]], initial_states: Optional[dict[str, Any]] = None
+             ) -> list[CheckResult]:
+    """Score a finished episode: one result per rubric item.
+
+    ``initial_states`` defaults to the task's initial state, normalised
+    through each service's model (so it compares equal to ``state_dict()``).
+    """
+    if initial_states is None:
+        initial_states = mount(task).states()
+    return evaluate_checks(task.checks, final_states, answer, call_log, initial_states)
+
+
+def score(results: list[CheckResult]) -> float:
+    """The default reward: the fraction of rubric items passed, in [0, 1]."""
+    return sum(r.passed for r in results) / len(results) if results else 0.0

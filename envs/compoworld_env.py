@@ -1,0 +1,231 @@
+"""The meta-tool environment: one verified task in one composition per episode."""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Sequence
+
+import gymnasium as gym
+import orjson
+
+from compoworld_gym.actions import parse_action
+from compoworld_gym.errors import error_envelope
+from compoworld_gym.metatools import dispatch, meta_tool_definitions
+from compoworld_gym.prompts import system_prompt
+from compoworld_gym.tasks import Task, evaluate, load_tasks, mount, score
+from compoworld_gym.envs.spaces import Unicode
+
+#: Longest observation text, in characters (results are truncated past it).
+MAX_OBSERVATION_CHARS = 1_000_000
+#: Longest accepted action text, in characters.
+MAX_ACTION_CHARS = 65_536
+
+
+def _dumps(obj: Any) -> str:
+    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+class CompoWorldEnv(gym.Env[str, str]):
+    """An LLM agent solves one cross-service task through four meta-tools.
+
+    Each episode mounts one task's services plus distractor services on the
+    task's initial state (paper §2.2–2.3). The agent discovers the world with
+    ``list_services``/``list_tools``/``describe_tool`` and acts with
+    ``call_tool``; rubric checks score the final state (paper §2.5).
+
+    ## Action Space
+    ``Unicode(65536)``: a JSON meta-tool call
+    ``{"name": "call_tool", "arguments": {"tool_name": "...", "arguments": {...}}}``
+    (or ``list_services``/``list_tools``/``describe_tool``), a JSON array of
+    calls made in one turn, ``{"final_answer": "..."}``, or plain text (a final
+    answer). Malformed actions give an error observation, never an exception.
+
+    ## Observation Space
+    ``Unicode(1_000_000)``: JSON text. After ``reset``:
+    ``{"messages": [{"role": "system", ...}, {"role": "user", ...}], "tools": [4 definitions]}``.
+    After ``step``: the meta-tool's JSON result (a JSON array for several
+    calls), or an error envelope ``{"success": false, "error": {"code", "message"}}``.
+
+    ## Rewards
+    0 on every step but the last; at the end of the episode the fraction of
+    rubric items passed (wrap with ``compoworld_gym.wrappers`` for binary or
+    completion-focused rewards).
+
+    ## Episode End
+    Terminates on a final answer; truncates after ``max_steps`` steps.
+
+    ## Arguments
+    - ``task``: a :class:`Task`, or the id of a task in ``tasks``/``task_file``.
+    - ``tasks``: the pool to sample from at reset (default: the built-in set).
+    - ``task_file``: a JSONL task file to use as the pool.
+    - ``max_steps``: step limit (default 40).
+    - ``render_mode``: ``None`` or ``"ansi"`` (a readable transcript).
+
+    ``reset(options={"task": Task | task id | index})`` picks a task
+    explicitly; otherwise a task is drawn from the pool with the env's RNG.
+
+    ## Version History
+    - v0: first release.
+
+    Example:
+        >>> import gymnasium as gym, compoworld_gym
+        >>> env = gym.make("CompoWorld-v0")
+        >>> obs, info = env.reset(seed=0)
+        >>> obs, reward, terminated, truncated, info = env.step('{"name": "list_services"}')
+        >>> "services" in obs
+        True
+    """
+
+    metadata = {"render_modes": ["ansi"], "render_fps": 1}
+
+    def __init__(
+        self,
+        task: Task | str | None = None,
+        tasks: Optional[Sequence[Task]] = None,
+        task_file: Optional[str] = None,
+        max_steps: int = 40,
+        render_mode: Optional[str] = None,
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
+        if not isinstance(max_steps, int) or max_steps < 1:
+            raise ValueError(f"max_steps must be a positive int, got {max_steps!r}")
+        self.render_mode = render_mode
+        self.max_steps = max_steps
+        self.observation_space = Unicode(MAX_OBSERVATION_CHARS)
+        self.action_space = Unicode(MAX_ACTION_CHARS)
+        self._pool = self._build_pool(tasks, task_file)
+        self._fixed = self._find(task) if task is not None else None
+        self.task: Optional[Task] = None
+        self.world = None
+        self._transcript: list[str] = []
+
+    # ------------------------------------------------------------- task pool
+    @staticmethod
+    def _build_pool(tasks: Optional[Sequence[Task]], task_file: Optional[str]) -> list[Task]:
+        if tasks is not None and task_file is not None:
+            raise ValueError("give either tasks or task_file, not both")
+        if task_file is not None:
+            return load_tasks(task_file)
+        if tasks is not None:
+            pool = list(tasks)
+            if not pool:
+                raise ValueError("tasks must not be empty")
+            return pool
+        from compoworld_gym.builtin_tasks import builtin_tasks
+
+        return builtin_tasks()
+
+    def _find(self, task: Task | str | int) -> Task:
+        if isinstance(task, Task):
+            return task
+        if isinstance(task, int) and not isinstance(task, bool):
+            if not 0 <= task < len(self._pool):
+                raise ValueError(f"task index {task} out of range 0..{len(self._pool) - 1}")
+            return self._pool[task]
+        for t in self._pool:
+            if t.id == task:
+                return t
+        raise ValueError(f"unknown task {task!r}; known ids start with "
+                         f"{', '.join(t.id for t in self._pool[:5])}")
+
+    @property
+    def tasks(self) -> list[Task]:
+        """The task pool (read-only view)."""
+        return list(self._pool)
+
+    # ----------------------------------------------------------------- reset
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
+              ) -> tuple[str, dict[str, Any]]:
+        """Start an episode; returns the prompt observation and ``info``.
+
+        Raises:
+            ValueError: ``options["task"]`` names no task in the pool.
+        """
+        super().reset(seed=seed)
+        options = options or {}
+        if "task" in options:
+            self.task = self._find(options["task"])
+        elif self._fixed is not None:
+            self.task = self._fixed
+        else:
+            self.task = self._pool[int(self.np_random.integers(len(self._pool)))]
+        self.world = mount(self.task)
+        self._initial_states = self.world.states()
+        self._steps = 0
+        self._n_calls = 0
+        self._answer: Optional[str] = None
+        self._done = False
+        self._results: Optional[list] = None
+        messages = [{"role": "system", "content": system_prompt(self.task.today)},
+                    {"role": "user", "content": self.task.instruction}]
+        obs = _dumps({"messages": messages, "tools": meta_tool_definitions()})
+        self._transcript = [f"[system] {messages[0]['content']}", f"[user] {messages[1]['content']}"]
+        return obs, self._info()
+
+    # ------------------------------------------------------------------ step
+    def step(self, action: str) -> tuple[str, float, bool, bool, dict[str, Any]]:
+        """Apply one action (meta-tool call(s) or a final answer).
+
+        Returns:
+            ``(observation, reward, terminated, truncated, info)``; reward is
+            0.0 except at the end of the episode (fraction of rubric items).
+
+        Raises:
+            RuntimeError: ``step`` before the first ``reset``.
+        """
+        if self.world is None:
+            raise RuntimeError("call reset() before step()")
+        if self._done:
+            obs = _dumps(error_envelope(409, "the episode has ended; call reset() to start a new one."))
+            return obs, 0.0, True, False, self._info()
+        self._steps += 1
+        parsed = parse_action(action)
+        self._transcript.append(f"[agent] {action if isinstance(action, str) else repr(action)}")
+        terminated = False
+        if parsed.error is not None:
+            obs = _dumps(parsed.error)
+        elif parsed.final_answer is not None:
+            self._answer = parsed.final_answer
+            obs = _dumps({"final_answer": parsed.final_answer})
+            terminated = True
+        else:
+            results = [dispatch(self.world, name, args) for name, args in parsed.calls]
+            self._n_calls += len(results)
+            obs = _dumps(results[0] if len(results) == 1 else results)
+        if len(obs) > MAX_OBSERVATION_CHARS:
+            obs = _dumps(error_envelope(413, "result too large to show; narrow the request (filters, limit)."))
+        truncated = not terminated and self._steps >= self.max_steps
+        reward = 0.0
+        if terminated or truncated:
+            self._done = True
+            self._results = evaluate(self.task, self.world.states(), self._answer,
+                                     self.world.call_log, self._initial_states)
+            reward = score(self._results)
+        self._transcript.append(f"[env] {obs}")
+        return obs, reward, terminated, truncated, self._info()
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {
+            "task_id": self.task.id if self.task else None,
+            "steps": self._steps,
+            "n_tool_calls": self._n_calls,
+            "n_real_tool_calls": len(self.world.call_log) if self.world else 0,
+        }
+        if self._results is not None:
+            info["rubric"] = [r.model_dump() for r in self._results]
+            info["rubric_score"] = score(self._results)
+            info["final_answer"] = self._answer
+        return info
+
+    # ---------------------------------------------------------------- render
+    def render(self) -> Optional[str]:
+        """With ``render_mode="ansi"``, the transcript so far as text."""
+        if self.render_mode != "ansi":
+            return None
+        return "\n".join(self._transcript) + "\n"
+
+    # ------------------------------------------------------------ inspection
+    @property
+    def final_answer(self) -> Optional[str]:
+        """The agent's final answer, once given."""
+        return self._answer

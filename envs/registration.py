@@ -1,0 +1,40 @@
+"""Registration of compoworld env ids with Gymnasium.
+
+String entry points, so nothing heavy imports until ``gym.make``. Bulk
+registration (one id per composition) inserts ``EnvSpec``s directly:
+``gymnasium.register`` scans the whole registry per call (DESIGN.md §3).
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import gymnasium as gym
+from gymnasium.envs.registration import EnvSpec
+
+ENTRY_POINT = "compoworld_gym.envs.compoworld_env:CompoWorldEnv"
+DEFAULT_ID = "CompoWorld-v0"
+
+
+def register_envs() -> None:
+    """Register ``CompoWorld-v0`` (idempotent)."""
+    if DEFAULT_ID not in gym.registry:
+        gym.register(id=DEFAULT_ID, entry_point=ENTRY_POINT, kwargs={})
+
+
+def register_many(ids_and_kwargs: Iterable[tuple[str, dict[str, Any]]]) -> int:
+    """Insert many env ids at once, e.g. ``("CompoWorld/<slug>-v0", {"task_file": ...})``.
+
+    Kwargs must be small and deep-copyable (a task id, a file path, a
+    seed) because ``gym.make`` deep-copies them; never a whole object.
+
+    Returns:
+        How many ids were added (existing ids are left alone).
+    """
+    added = 0
+    for env_id, kwargs in ids_and_kwargs:
+        if env_id in gym.registry:
+            continue
+        gym.registry[env_id] = EnvSpec(id=env_id, entry_point=ENTRY_POINT, kwargs=dict(kwargs))
+        added += 1
+    return added

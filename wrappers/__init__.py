@@ -1,0 +1,1 @@
+"""Gymnasium wrappers of compoworld-gym (installed as ``compoworld_gym.wrappers``)."""
