@@ -65,7 +65,7 @@ ID_KINDS: tuple[str, ...] = (
     "employee", "leave_request", "payroll", "job", "technician", "flight",
     "hotel", "reservation", "flag", "deployment", "alert", "incident", "post",
     "comment", "place", "list", "campaign", "note", "row", "table", "survey",
-    "response", "subscription", "vendor", "purchase_order", "asset",
+    "response", "subscription", "vendor", "purchase_order", "asset", "warehouse",
 )
 
 ENTITY_TYPES: frozenset[str] = frozenset(VALUE_TYPES) | frozenset(f"{k}_id" for k in ID_KINDS)

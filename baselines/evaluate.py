@@ -1,0 +1,123 @@
+"""Evaluation: run agents over tasks and aggregate rubric results.
+
+Metrics (per agent):
+
+* ``success_rate`` — strict success: every rubric item passed;
+* ``mean_rubric_score`` — mean fraction of items passed (partial credit);
+* ``pass_at_k`` — share of tasks solved in at least one of ``k`` runs;
+* ``pass_hat_k`` — share of tasks solved in all ``k`` runs (τ-bench's pass^k);
+* ``per_capability`` and ``per_item`` pass rates.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+from typing import Any, Callable, Iterable, Optional
+
+from compoworld_gym.envs.compoworld_env import CompoWorldEnv
+from compoworld_gym.tasks import Task
+
+from compoworld_gym.baselines.agents import Agent
+
+
+@dataclass
+class EpisodeResult:
+    """One finished episode.
+
+    Attributes:
+        task_id: the task.
+        score: fraction of rubric items passed, in [0, 1].
+        success: every item passed.
+        rubric: ``[{"id", "kind", "passed", "description"}]``.
+        steps: env steps taken; n_tool_calls: meta-tool calls made.
+        finish_reason: ``"answer"`` or ``"max_steps"``.
+    """
+
+    task_id: str
+    score: float
+    success: bool
+    rubric: list[dict[str, Any]]
+    steps: int
+    n_tool_calls: int
+    n_real_tool_calls: int
+    finish_reason: str
+    transcript: list[tuple[str, str]] = field(default_factory=list)
+
+
+def run_episode(env: CompoWorldEnv, agent: Agent, task: Task, seed: int = 0) -> EpisodeResult:
+    """Run ``agent`` on ``task`` in ``env`` until the episode ends."""
+    obs, info = env.reset(seed=seed, options={"task": task})
+    agent.reset(obs, task=task if agent.needs_task else None)
+    transcript = []
+    while True:
+        action = agent.act(obs)
+        obs, _reward, terminated, truncated, info = env.step(action)
+        transcript.append((action, obs))
+        if terminated or truncated:
+            break
+    return EpisodeResult(
+        task_id=task.id, score=info["rubric_score"],
+        success=all(r["passed"] for r in info["rubric"]), rubric=info["rubric"],
+        steps=info["steps"], n_tool_calls=info["n_tool_calls"],
+        n_real_tool_calls=info["n_real_tool_calls"],
+        finish_reason="answer" if terminated else "max_steps", transcript=transcript,
+    )
+
+
+def aggregate(tasks: list[Task], runs: dict[str, list[EpisodeResult]]) -> dict[str, Any]:
+    """Aggregate ``{task_id: [results of k runs]}`` into the metrics above."""
+    flat = [r for rs in runs.values() for r in rs]
+    n = len(flat) or 1
+    by_cap: dict[str, list[bool]] = defaultdict(list)
+    by_item: dict[str, list[bool]] = defaultdict(list)
+    for task in tasks:
+        for r in runs.get(task.id, []):
+            for cap in task.capabilities:
+                by_cap[cap].append(r.success)
+            for item in r.rubric:
+                by_item[f"{task.id}:{item['id']}"].append(item["passed"])
+    t = len(runs) or 1
+    return {
+        "tasks": len(tasks),
+        "episodes": len(flat),
+        "success_rate": sum(r.success for r in flat) / n,
+        "mean_rubric_score": sum(r.score for r in flat) / n,
+        "pass_at_k": sum(any(r.success for r in rs) for rs in runs.values()) / t,
+        "pass_hat_k": sum(all(r.success for r in rs) for rs in runs.values()) / t,
+        "mean_steps": sum(r.steps for r in flat) / n,
+        "per_capability": {c: sum(v) / len(v) for c, v in sorted(by_cap.items())},
+        "per_item": {i: sum(v) / len(v) for i, v in sorted(by_item.items())},
+    }
+
+
+def evaluate_agent(
+    agent_factory: Callable[[int], Agent],
+    tasks: Iterable[Task],
+    k: int = 1,
+    max_steps: int = 40,
+    seed: int = 0,
+    on_episode: Optional[Callable[[EpisodeResult], None]] = None,
+) -> tuple[dict[str, Any], dict[str, list[EpisodeResult]]]:
+    """Run ``k`` episodes per task; agent ``i`` of a task is ``agent_factory(seed + i)``.
+
+    Returns:
+        ``(metrics, {task_id: [EpisodeResult, ...]})``.
+
+    Raises:
+        ValueError: ``k < 1``.
+    """
+    if k < 1:
+        raise ValueError(f"k must be >= 1, got {k}")
+    tasks = list(tasks)
+    env = CompoWorldEnv(tasks=tasks, max_steps=max_steps)
+    runs: dict[str, list[EpisodeResult]] = {}
+    for task in tasks:
+        for i in range(k):
+            result = run_episode(env, agent_factory(seed + i), task, seed=seed + i)
+            runs.setdefault(task.id, []).append(result)
+            if on_episode:
+                on_episode(result)
+    metrics = aggregate(tasks, runs)
+    metrics["k"] = k
+    return metrics, runs

@@ -1,0 +1,155 @@
+"""The ``compoworld`` command line."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import List, Optional
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+app = typer.Typer(add_completion=False, no_args_is_help=True,
+                  help="compoworld-gym: composed, verified tool-use environments for LLM agents.")
+console = Console()
+
+
+def _print_json(obj: object) -> None:
+    sys.stdout.write(json.dumps(obj, indent=2, sort_keys=False, default=str) + "\n")
+
+
+@app.command()
+def services(as_json: bool = typer.Option(False, "--json", help="Print JSON instead of a table.")) -> None:
+    """List the services in the catalog, with tool counts and spec sources."""
+    from compoworld_gym.catalog import get_service, service_names, service_summary
+
+    rows = [service_summary(get_service(n)) for n in service_names()]
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table(title=f"{len(rows)} services, {sum(r['tools'] for r in rows)} tools")
+    for col in ("name", "domain", "tools", "simulated", "spec_source"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["name"], r["domain"], str(r["tools"]), str(r["simulated_tools"]), r["spec_source"] or "-")
+    console.print(table)
+
+
+def _load_tasks(tasks_file: Optional[Path]):
+    from compoworld_gym.builtin_tasks import builtin_tasks
+    from compoworld_gym.tasks import TaskFileError, load_tasks
+
+    if tasks_file is None:
+        return builtin_tasks()
+    try:
+        return load_tasks(tasks_file)
+    except (TaskFileError, FileNotFoundError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+@app.command("eval")
+def eval_cmd(
+    agent: List[str] = typer.Option(["reference", "random"], "--agent", help="Agent(s) to evaluate; repeatable."),
+    tasks: Optional[Path] = typer.Option(None, "--tasks", help="JSONL task file (default: the built-in tasks)."),
+    k: int = typer.Option(1, "--k", min=1, help="Runs per task (pass@k, pass^k)."),
+    max_steps: int = typer.Option(40, "--max-steps", min=1, help="Step limit per episode."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the agents and env resets."),
+    as_json: bool = typer.Option(False, "--json", help="Print one JSON object per agent (a list)."),
+) -> None:
+    """Evaluate agents over tasks: success rate, mean rubric score, pass@k, pass^k."""
+    from compoworld_gym.baselines.agents import make_agent
+    from compoworld_gym.baselines.evaluate import evaluate_agent
+
+    task_list = _load_tasks(tasks)
+    reports = []
+    for name in agent:
+        try:
+            make_agent(name)
+        except ValueError as exc:
+            console.print(f"[red]error:[/red] {exc}")
+            raise typer.Exit(2) from None
+        kwargs_for = (lambda s: {"seed": s}) if name == "random" else (lambda s: {})
+        with console.status(f"evaluating {name} on {len(task_list)} tasks", spinner="dots"):
+            metrics, _ = evaluate_agent(lambda s, n=name, kw=kwargs_for: make_agent(n, **kw(s)),
+                                        task_list, k=k, max_steps=max_steps, seed=seed)
+        reports.append({"agent": name, **metrics})
+    if as_json:
+        _print_json(reports if len(reports) > 1 else reports[0])
+        return
+    table = Table(title=f"{len(task_list)} tasks, k={k}")
+    for col in ("agent", "success rate", "mean rubric score", "pass@k", "pass^k", "mean steps"):
+        table.add_column(col, justify="right" if col != "agent" else "left")
+    for r in reports:
+        table.add_row(r["agent"], f"{r['success_rate']:.3f}", f"{r['mean_rubric_score']:.3f}",
+                      f"{r['pass_at_k']:.3f}", f"{r['pass_hat_k']:.3f}", f"{r['mean_steps']:.1f}")
+    console.print(table)
+
+
+@app.command()
+def tasks(
+    out: Optional[Path] = typer.Option(None, "--out", help="Write the built-in tasks as JSONL here."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON summary."),
+) -> None:
+    """List (or export) the built-in tasks."""
+    from compoworld_gym.builtin_tasks import builtin_tasks
+    from compoworld_gym.tasks import save_tasks
+
+    task_list = builtin_tasks()
+    if out is not None:
+        n = save_tasks(task_list, out)
+        console.print(f"wrote {n} tasks to {out}")
+        return
+    rows = [{"id": t.id, "services": t.services, "domain": t.domain, "capabilities": t.capabilities,
+             "checks": len(t.checks)} for t in task_list]
+    if as_json:
+        _print_json(rows)
+        return
+    table = Table(title=f"{len(rows)} built-in tasks")
+    for col in ("id", "services", "domain", "checks", "capabilities"):
+        table.add_column(col)
+    for r in rows:
+        table.add_row(r["id"], ", ".join(r["services"]), r["domain"], str(r["checks"]), ", ".join(r["capabilities"]))
+    console.print(table)
+
+
+@app.command()
+def play(
+    task: Optional[str] = typer.Option(None, "--task", help="Task id (default: the first built-in task)."),
+    tasks_file: Optional[Path] = typer.Option(None, "--tasks", help="JSONL task file."),
+    max_steps: int = typer.Option(40, "--max-steps", min=1),
+) -> None:
+    """Play a task by hand: type JSON meta-tool calls, or plain text to answer."""
+    from compoworld_gym.envs.compoworld_env import CompoWorldEnv
+
+    pool = _load_tasks(tasks_file)
+    env = CompoWorldEnv(tasks=pool, max_steps=max_steps)
+    obs, _ = env.reset(seed=0, options={"task": task if task else 0})
+    prompt = json.loads(obs)
+    for m in prompt["messages"]:
+        console.print(f"[bold]{m['role']}[/bold]: {m['content']}\n")
+    console.print('Actions: {"name": "list_services"} | {"name": "call_tool", "arguments": '
+                  '{"tool_name": ..., "arguments": {...}}} | plain text = final answer')
+    while True:
+        try:
+            action = input("> ")
+        except EOFError:
+            action = ""
+        obs, reward, terminated, truncated, info = env.step(action)
+        console.print(obs, markup=False)
+        if terminated or truncated:
+            console.print(f"reward {reward:.3f}")
+            for r in info["rubric"]:
+                console.print(f"  [{'x' if r['passed'] else ' '}] {r['id']}: {r['description']}")
+            return
+
+
+def main() -> None:
+    """Console-script entry point."""
+    app()
+
+
+if __name__ == "__main__":
+    main()
