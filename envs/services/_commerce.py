@@ -147,3 +147,23 @@ def order_book(today: dt.date) -> tuple[BookOrder, ...]:
         orders.append(BookOrder(f"ORD-{i:04d}", customer, lines, method, subtotal, fee,
                                 money(subtotal + fee), placed, status))
     return tuple(orders)
+
+
+def book_payment_id(order_id: str) -> str:
+    """The id of the card payment (``payments`` service) that paid book order ``order_id``.
+
+    Example:
+        >>> book_payment_id("ORD-0003")
+        'PI-0003'
+    """
+    return "PI-" + order_id.split("-", 1)[1]
+
+
+def book_tracking_number(order_id: str) -> str:
+    """The UPS tracking number of the shipment of book order ``order_id``.
+
+    Example:
+        >>> book_tracking_number("ORD-0003")
+        '1ZCW84100003'
+    """
+    return "1ZCW8410" + order_id.split("-", 1)[1]

@@ -1,0 +1,44 @@
+"""The compoworld command line."""
+
+from __future__ import annotations
+
+import json
+
+from typer.testing import CliRunner
+
+from compoworld_gym.cli import app
+
+runner = CliRunner()
+
+
+def test_services_json_lists_counts_and_sources():
+    out = runner.invoke(app, ["services", "--json"])
+    assert out.exit_code == 0, out.output
+    rows = json.loads(out.output)
+    helpdesk = next(r for r in rows if r["name"] == "helpdesk")
+    assert helpdesk == {"name": "helpdesk", "domain": "support", "description": helpdesk["description"],
+                        "tools": 6, "deterministic_tools": 6, "simulated_tools": 0, "spec_source": None}
+    assert all(set(r) >= {"name", "domain", "tools", "deterministic_tools", "simulated_tools", "spec_source"}
+               for r in rows)
+
+
+def test_eval_reference_beats_random():
+    out = runner.invoke(app, ["eval", "--json"])
+    assert out.exit_code == 0, out.output
+    reference, random_ = json.loads(out.output)
+    assert reference["agent"] == "reference" and reference["success_rate"] == 1.0
+    assert reference["mean_rubric_score"] == 1.0
+    assert random_["agent"] == "random" and random_["mean_rubric_score"] < 0.5
+
+
+def test_eval_bad_task_file_exits_2(tmp_path):
+    bad = tmp_path / "t.jsonl"
+    bad.write_text("{nope\n")
+    out = runner.invoke(app, ["eval", "--tasks", str(bad)])
+    assert out.exit_code == 2 and "t.jsonl:1" in out.output
+
+
+def test_tasks_export(tmp_path):
+    path = tmp_path / "b.jsonl"
+    out = runner.invoke(app, ["tasks", "--out", str(path)])
+    assert out.exit_code == 0 and path.read_text().count("\n") >= 1
