@@ -17,7 +17,7 @@ def test_services_json_lists_counts_and_sources():
     rows = json.loads(out.output)
     helpdesk = next(r for r in rows if r["name"] == "helpdesk")
     assert helpdesk == {"name": "helpdesk", "domain": "support", "description": helpdesk["description"],
-                        "tools": 6, "deterministic_tools": 6, "simulated_tools": 0, "spec_source": None}
+                        "tools": 10, "deterministic_tools": 10, "simulated_tools": 0, "spec_source": None}
     assert all(set(r) >= {"name", "domain", "tools", "deterministic_tools", "simulated_tools", "spec_source"}
                for r in rows)
 

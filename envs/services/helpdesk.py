@@ -18,11 +18,25 @@ from pydantic import Field
 from compoworld_gym.entities import Date, DateTime, Email, Id, PersonName
 from compoworld_gym.errors import Conflict, InvalidArgument
 from compoworld_gym.envs.services._common import email_for
+from compoworld_gym.envs.services._company import STAFF
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
 TicketStatus = Literal["new", "open", "pending", "solved", "closed"]
 Priority = Literal["low", "normal", "high", "urgent"]
 CATEGORIES = ("billing", "shipping", "account", "technical", "refund")
+#: Realistic subject lines per category (seed data).
+SUBJECTS = {
+    "billing": ("Charged twice this month", "Invoice shows the wrong plan", "Card declined at renewal",
+                "Need a VAT invoice", "Unexpected late fee"),
+    "shipping": ("Package not delivered yet", "Tracking has not updated in a week", "Wrong item received",
+                 "Box arrived damaged", "Need to change delivery address"),
+    "account": ("Locked out after password reset", "Cannot change account email", "Two-factor codes not arriving",
+                "Please merge my two accounts", "Close my account"),
+    "technical": ("Export to CSV fails", "App crashes on login", "Sync stuck at 90%",
+                  "API returns 500 on orders endpoint", "Dashboard loads slowly"),
+    "refund": ("Refund not received", "Return label request", "Refund for cancelled order",
+               "Partial refund for missing item", "Refund to a closed card"),
+}
 
 
 class Comment(Record):
@@ -245,25 +259,91 @@ class Helpdesk(Service):
         t.comments.append(comment)
         return {"ticket_id": ticket_id, **comment.model_dump()}
 
+    @tool(read_only=True, returns=list[Comment])
+    def list_comments(self, ticket_id: Id("ticket"), public_only: bool = False) -> list[dict]:
+        """List a ticket's comments, oldest first.
+
+        Args:
+            ticket_id: the ticket id.
+            public_only: True to hide internal notes.
+        """
+        t = self.lookup(self.state.tickets, ticket_id, "ticket")
+        return [c.model_dump() for c in t.comments if c.public or not public_only]
+
+    @tool(read_only=True, returns=list[Ticket])
+    def list_overdue_tickets(self, as_of: Optional[Date] = None) -> list[dict]:
+        """List unresolved tickets (new, open, pending) whose due date has passed, oldest due first.
+
+        Args:
+            as_of: the reference date (YYYY-MM-DD); defaults to today.
+        """
+        day = as_of or self.today
+        late = [t for t in self.state.tickets.values()
+                if t.status in ("new", "open", "pending") and t.due_date and t.due_date < day]
+        return [_summary(t) for t in sorted(late, key=lambda t: (t.due_date, t.id))]
+
+    @tool(read_only=False, destructive=True, returns=Ticket)
+    def close_ticket(self, ticket_id: Id("ticket"), resolution: str = Field(min_length=1, max_length=2000)) -> dict:
+        """Close a solved ticket for good, recording the resolution as an internal note.
+
+        Only tickets with status 'solved' can be closed (409 otherwise); a
+        closed ticket can no longer be changed.
+
+        Args:
+            ticket_id: the ticket to close.
+            resolution: how the issue was resolved.
+        """
+        t = self.lookup(self.state.tickets, ticket_id, "ticket")
+        if t.status != "solved":
+            raise Conflict(f"ticket {ticket_id} is {t.status}; set status 'solved' before closing it.")
+        t.comments.append(Comment(author_email="support@company.example", body=resolution, public=False,
+                                  created_at=self.now()))
+        t.status = "closed"
+        return _summary(t)
+
+    @tool(read_only=False, destructive=True, returns=Ticket)
+    def merge_tickets(self, source_ticket_id: Id("ticket"), target_ticket_id: Id("ticket")) -> dict:
+        """Merge a duplicate ticket into another: comments move to the target, the source is closed.
+
+        Args:
+            source_ticket_id: the duplicate ticket (will be closed).
+            target_ticket_id: the ticket that stays open.
+        """
+        if source_ticket_id == target_ticket_id:
+            raise InvalidArgument("source_ticket_id and target_ticket_id must differ.")
+        src = self.lookup(self.state.tickets, source_ticket_id, "ticket")
+        dst = self.lookup(self.state.tickets, target_ticket_id, "ticket")
+        for t in (src, dst):
+            if t.status == "closed":
+                raise Conflict(f"ticket {t.id} is closed and cannot be merged.")
+        dst.comments.extend(src.comments)
+        note = f"Merged into {dst.id}."
+        src.comments = [Comment(author_email="support@company.example", body=note, public=False,
+                                created_at=self.now())]
+        src.status = "closed"
+        for tag in src.tags:
+            if tag not in dst.tags:
+                dst.tags.append(tag)
+        return _summary(dst)
+
     # ------------------------------------------------------------------ seeds
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> HelpdeskState:
         state = HelpdeskState()
-        teams = ("billing", "shipping", "technical")
-        for i in range(1, 6):
-            name = fake.name()
+        for i, person in enumerate(STAFF, 1):
             aid = f"AGT-{i:04d}"
-            email = name.lower().replace(" ", ".").replace("'", "") + "@support.example.com"
-            state.agents[aid] = Agent(id=aid, name=name, email=email, team=teams[i % 3])
-        agents = list(state.agents.values())
+            state.agents[aid] = Agent(id=aid, name=person.name, email=person.email, team=person.team)
+        agents = [a for a in state.agents.values() if a.team in ("support", "billing", "logistics")]
         for i in range(1, 13):
             cat = rng.choice(CATEGORIES)
             requester = fake.name()
             created = today - dt.timedelta(days=rng.randint(1, 30))
             tid = f"TCK-{i:04d}"
+            subject = rng.choice(SUBJECTS[cat])
             state.tickets[tid] = Ticket(
-                id=tid, subject=f"{cat.title()} issue: {fake.sentence(nb_words=5).rstrip('.')}",
-                description=fake.paragraph(nb_sentences=2), status=rng.choice(("new", "open", "pending", "solved")),
+                id=tid, subject=subject,
+                description=f"Hello, {subject[0].lower() + subject[1:]}. My reference is "
+                            f"{rng.randint(10000, 99999)}. Can you help? Thanks, {requester}", status=rng.choice(("new", "open", "pending", "solved")),
                 priority=rng.choice(("low", "normal", "high")), category=cat, requester_name=requester,
                 requester_email=email_for(requester, fake.free_email_domain()),
                 assignee_email=rng.choice(agents).email, created_on=created,

@@ -1,0 +1,324 @@
+"""Hypothesis strategies for services, worlds and env actions.
+
+Three families:
+
+* **valid arguments** for any tool, derived from its JSON Schema
+  (``ToolSpec.input_schema``, itself derived from the typed signature). We do
+  not use hypothesis-jsonschema: 0.23.1 breaks on Hypothesis >= 6.170.10
+  (DESIGN.md §3). Values that exist in the current state (record ids,
+  emails, dates, names ...) are mixed in, so most calls hit real records.
+* **valid meta-tool calls** for a mounted :class:`~compoworld_gym.world.World`.
+* **malformed actions**: junk, invalid JSON, wrong shapes and types, unknown
+  services/tools/records, missing and extra arguments, oversized and deeply
+  nested text, unicode and control characters, edge numbers.
+
+Example:
+    >>> import datetime as dt
+    >>> from hypothesis import given
+    >>> from compoworld_gym.envs.services.helpdesk import Helpdesk
+    >>> svc = Helpdesk.seeded(0, dt.date(2026, 1, 15))
+    >>> spec = svc.tools["get_ticket"]
+    >>> @given(tool_arguments(spec, state_pools([svc])))
+    ... def test(args):
+    ...     assert svc.call("get_ticket", args)["success"] in (True, False)
+    >>> test()
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import functools
+import math
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Optional
+
+import orjson
+from hypothesis import strategies as st
+
+from compoworld_gym.actions import MAX_ACTION_CHARS, MAX_CALLS_PER_ACTION, MAX_DEPTH
+from compoworld_gym.service import Service, ToolSpec
+
+#: Longest random string drawn for a field without ``maxLength`` (characters).
+DEFAULT_MAX_TEXT = 24
+#: Range of random dates (the built-in tasks live in early 2026).
+MIN_DATE, MAX_DATE = dt.date(2024, 1, 1), dt.date(2028, 12, 31)
+#: Longest state string taken into a pool (long bodies add nothing).
+_MAX_POOL_STRING = 200
+
+_TEXT = st.text(
+    alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=DEFAULT_MAX_TEXT)
+
+
+# ----------------------------------------------------------------- pools
+@dataclass
+class Pools:
+    """Values found in live service states, by entity type.
+
+    Attributes:
+        by_entity: ``{entity type: sorted values}``, e.g. ``{"ticket_id": ["TCK-0001", ...]}``.
+        strings: every short string in the states (record keys included), sorted.
+    """
+
+    by_entity: dict[str, list[Any]] = field(default_factory=dict)
+    strings: list[str] = field(default_factory=list)
+
+
+def _resolve(node: Any, defs: dict[str, Any]) -> Any:
+    while isinstance(node, dict) and "$ref" in node:
+        node = {**defs[node["$ref"].split("/")[-1]], **{k: v for k, v in node.items() if k != "$ref"}}
+    return node
+
+
+def _collect(schema: Any, value: Any, defs: dict[str, Any], by_entity: dict[str, set], depth: int = 0) -> None:
+    """Walk a state value alongside its JSON Schema, filing entity-tagged scalars."""
+    schema = _resolve(schema, defs)
+    if not isinstance(schema, dict) or depth > 40:
+        return
+    tag = schema.get("x-entity")
+    if isinstance(tag, str) and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        by_entity.setdefault(tag, set()).add(value)
+    for branch in schema.get("anyOf", ()) + schema.get("oneOf", ()) + schema.get("allOf", ()):
+        _collect(branch, value, defs, by_entity, depth + 1)
+    if isinstance(value, dict):
+        props = schema.get("properties", {})
+        extra = schema.get("additionalProperties")
+        for key, item in value.items():
+            if key in props:
+                _collect(props[key], item, defs, by_entity, depth + 1)
+            elif isinstance(extra, dict):
+                _collect(extra, item, defs, by_entity, depth + 1)
+    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for item in value:
+            _collect(schema["items"], item, defs, by_entity, depth + 1)
+
+
+def _strings(value: Any, out: set[str]) -> None:
+    stack = [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            if len(node) <= _MAX_POOL_STRING:
+                out.add(node)
+        elif isinstance(node, dict):
+            out.update(k for k in node if isinstance(k, str) and len(k) <= _MAX_POOL_STRING)
+            stack.extend(node.values())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+@functools.lru_cache(maxsize=512)
+def _state_schema(cls: type[Service]) -> dict[str, Any]:
+    return cls.State.model_json_schema()
+
+
+def state_pools(services: Iterable[Service]) -> Pools:
+    """The entity-tagged values and short strings of the services' current states.
+
+    Args:
+        services: live service instances (e.g. ``world.services.values()``).
+
+    Returns:
+        A :class:`Pools`; values from all services are merged, so a tool of
+        one service can be fed an email or id found in another (composition).
+    """
+    by_entity: dict[str, set] = {}
+    strings: set[str] = set()
+    for svc in services:
+        schema = _state_schema(type(svc))
+        data = svc.state_dict()
+        _collect(schema, data, schema.get("$defs", {}), by_entity)
+        _strings(data, strings)
+    return Pools(by_entity={k: sorted(v, key=repr) for k, v in sorted(by_entity.items())},
+                 strings=sorted(strings))
+
+
+# ------------------------------------------------------ schema -> values
+def _fits(schema: dict[str, Any], value: Any) -> bool:
+    """Whether a pooled value satisfies the constraints of a (non-union) schema."""
+    kind = schema.get("type")
+    if "enum" in schema:
+        return value in schema["enum"]
+    if kind == "string" or (kind is None and isinstance(value, str)):
+        if not isinstance(value, str):
+            return False
+        if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", math.inf):
+            return False
+        pattern = schema.get("pattern")
+        if pattern is not None and _regex(pattern).search(value) is None:
+            return False
+        fmt = schema.get("format")
+        return fmt not in ("date", "date-time") or _parses_as(fmt, value)
+    if kind in ("integer", "number"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return False
+        if kind == "integer" and not isinstance(value, int):
+            return False
+        return (schema.get("minimum", -math.inf) <= value <= schema.get("maximum", math.inf)
+                and schema.get("exclusiveMinimum", -math.inf) < value < schema.get("exclusiveMaximum", math.inf))
+    return False
+
+
+def _parses_as(fmt: str, value: str) -> bool:
+    try:
+        (dt.date if fmt == "date" else dt.datetime).fromisoformat(value)
+    except ValueError:
+        return False
+    return True
+
+
+@functools.lru_cache(maxsize=1024)
+def _regex(pattern: str) -> re.Pattern[str]:
+    return re.compile(pattern)
+
+
+@functools.lru_cache(maxsize=1024)
+def _pattern_strategy(pattern: str, min_len: int, max_len: float) -> st.SearchStrategy[str]:
+    base = st.from_regex(pattern, fullmatch=True)
+    return base.filter(lambda s: min_len <= len(s) <= max_len)
+
+
+def _string_strategy(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
+    fmt = schema.get("format")
+    if fmt == "date":
+        return st.dates(MIN_DATE, MAX_DATE).map(dt.date.isoformat)
+    if fmt == "date-time":
+        return st.datetimes(dt.datetime.combine(MIN_DATE, dt.time()),
+                            dt.datetime.combine(MAX_DATE, dt.time())).map(dt.datetime.isoformat)
+    lo, hi = schema.get("minLength", 0), schema.get("maxLength", math.inf)
+    if schema.get("pattern") is not None:
+        return _pattern_strategy(schema["pattern"], lo, hi)
+    if fmt == "email":
+        return st.emails().filter(lambda s: lo <= len(s) <= hi)
+    return st.text(alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)),
+                   min_size=lo, max_size=int(min(hi, lo + DEFAULT_MAX_TEXT)))
+
+
+def _number_strategy(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
+    lo, hi = schema.get("minimum"), schema.get("maximum")
+    if "exclusiveMinimum" in schema:
+        lo = schema["exclusiveMinimum"] + (1 if schema.get("type") == "integer" else 0)
+    if "exclusiveMaximum" in schema:
+        hi = schema["exclusiveMaximum"] - (1 if schema.get("type") == "integer" else 0)
+    if schema.get("type") == "integer":
+        # unbounded ints stay within what every JSON parser reads exactly
+        return st.integers(-(2**53) if lo is None else int(math.ceil(lo)),
+                           2**53 if hi is None else int(math.floor(hi)))
+    return st.floats(min_value=-1e12 if lo is None else lo, max_value=1e12 if hi is None else hi,
+                     allow_nan=False, allow_infinity=False,
+                     exclude_min="exclusiveMinimum" in schema, exclude_max="exclusiveMaximum" in schema)
+
+
+_SCALAR_JSON = st.none() | st.booleans() | st.integers(-1000, 1000) | _TEXT
+
+
+def schema_values(schema: dict[str, Any], pools: Optional[Pools] = None) -> st.SearchStrategy[Any]:
+    """Values valid for a JSON Schema (the subset pydantic emits).
+
+    Supports ``enum``, ``const``, ``anyOf``/``oneOf``/``allOf``, type lists,
+    strings (``minLength``, ``maxLength``, ``pattern``, ``format`` date,
+    date-time, email), integers and numbers (inclusive and exclusive
+    bounds), booleans, null, arrays (``items``, ``minItems``, ``maxItems``,
+    ``uniqueItems``) and objects (``properties``, ``required``,
+    ``additionalProperties``). Unknown keywords are ignored.
+
+    Args:
+        schema: a JSON Schema with ``$ref`` already inlined (as in
+            ``ToolSpec.input_schema``).
+        pools: values from live states; an entity-tagged field draws from
+            the pool of its entity type first (the shrink target), then
+            random values.
+
+    Returns:
+        A strategy of JSON-compatible Python values.
+    """
+    if not isinstance(schema, dict) or not schema:
+        return _SCALAR_JSON
+    random_part = _random_values(schema, pools)
+    if pools is None:
+        return random_part
+    pooled = _pool_candidates(schema, pools)
+    if not pooled:
+        return random_part
+    return st.one_of(st.sampled_from(pooled), random_part)
+
+
+def _pool_candidates(schema: dict[str, Any], pools: Pools) -> list[Any]:
+    branches = [b for b in schema.get("anyOf", schema.get("oneOf", [schema])) if isinstance(b, dict)]
+    out: list[Any] = []
+    for branch in branches:
+        tag = branch.get("x-entity") or schema.get("x-entity")
+        if tag:
+            source = pools.by_entity.get(tag, [])
+        elif branch.get("type") == "string" and "enum" not in branch and not branch.get("format"):
+            source = pools.strings
+        else:
+            continue
+        out.extend(v for v in source if _fits(branch, v))
+    return out[:500]
+
+
+def _random_values(schema: dict[str, Any], pools: Optional[Pools]) -> st.SearchStrategy[Any]:
+    if "const" in schema:
+        return st.just(schema["const"])
+    if "enum" in schema:
+        return st.sampled_from(list(schema["enum"]))
+    for key in ("anyOf", "oneOf"):
+        if key in schema:
+            return st.one_of([schema_values(b, pools) for b in schema[key]])
+    if "allOf" in schema and schema["allOf"]:
+        return schema_values({**schema["allOf"][0], **{k: v for k, v in schema.items() if k != "allOf"}}, pools)
+    kind = schema.get("type")
+    if isinstance(kind, list):
+        return st.one_of([schema_values({**schema, "type": k}, pools) for k in kind])
+    if kind == "string":
+        return _string_strategy(schema)
+    if kind in ("integer", "number"):
+        return _number_strategy(schema)
+    if kind == "boolean":
+        return st.booleans()
+    if kind == "null":
+        return st.none()
+    if kind == "array":
+        return _array_strategy(schema, pools)
+    if kind == "object" or "properties" in schema:
+        return _object_strategy(schema, pools)
+    return _SCALAR_JSON
+
+
+def _array_strategy(schema: dict[str, Any], pools: Optional[Pools]) -> st.SearchStrategy[Any]:
+    lo = schema.get("minItems", 0)
+    hi = min(schema.get("maxItems", lo + 4), lo + 4)
+    items = schema.get("items")
+    elements = schema_values(items, pools) if isinstance(items, dict) else _SCALAR_JSON
+    if schema.get("uniqueItems"):
+        return st.lists(elements, min_size=lo, max_size=hi, unique_by=lambda v: orjson.dumps(v))
+    return st.lists(elements, min_size=lo, max_size=hi)
+
+
+def _object_strategy(schema: dict[str, Any], pools: Optional[Pools]) -> st.SearchStrategy[Any]:
+    props = schema.get("properties", {})
+    required = set(schema.get("required", ()))
+    fixed = st.fixed_dictionaries(
+        {k: schema_values(v, pools) for k, v in props.items() if k in required},
+        optional={k: schema_values(v, pools) for k, v in props.items() if k not in required},
+    )
+    extra = schema.get("additionalProperties")
+    if not isinstance(extra, dict) or props:
+        return fixed
+    return st.dictionaries(_TEXT.filter(bool), schema_values(extra, pools), max_size=3)
+
+
+def tool_arguments(spec: ToolSpec, pools: Optional[Pools] = None) -> st.SearchStrategy[dict[str, Any]]:
+    """Valid argument objects for one tool, from its ``input_schema``.
+
+    Args:
+        spec: the tool (``Service.tools[name]``).
+        pools: live-state values (:func:`state_pools`) for a good hit rate
+            on existing records; None for purely random values.
+
+    Returns:
+        A strategy of JSON objects (dicts) that satisfy the schema; the tool
+        may still reject them for semantic reasons (404, 409, 422).
+    """
+    return _object_strategy({**spec.input_schema, "type": "object"}, pools)
