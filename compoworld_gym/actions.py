@@ -97,7 +97,8 @@ def parse_action(action: Any) -> ParsedAction:
         obj = orjson.loads(text)
     except orjson.JSONDecodeError as exc:
         return _bad(f"action is not valid JSON ({exc}); {_SHAPE_HINT}.")
-    if _depth(obj, MAX_DEPTH) > MAX_DEPTH:
+    # Nesting needs brackets: with few of them the exact depth walk is unnecessary.
+    if text.count("{") + text.count("[") > MAX_DEPTH and _depth(obj, MAX_DEPTH) > MAX_DEPTH:
         return _bad(f"action is nested deeper than {MAX_DEPTH} levels.")
     if isinstance(obj, dict) and "final_answer" in obj:
         if set(obj) != {"final_answer"} or not isinstance(obj["final_answer"], str):

@@ -168,4 +168,4 @@ def validate_arguments(
         parsed = model.model_validate(arguments)
     except ValidationError as exc:
         raise InvalidArgument(validation_message(exc, input_schema)) from None
-    return {name: getattr(parsed, name) for name in model.model_fields}
+    return dict(parsed.__dict__)

@@ -55,6 +55,7 @@ from compoworld_gym.errors import (
     error_envelope,
     ok,
 )
+from compoworld_gym.transaction import JournalTransaction
 from compoworld_gym.schema import clean_schema, parse_docstring, signature_model, validate_arguments
 
 #: Fixed clock time of day at which every service day starts (logical clock).
@@ -229,8 +230,9 @@ class Service:
     spec_source: ClassVar[str | None] = None
     State: ClassVar[type[ServiceState]]
     tools: ClassVar[dict[str, ToolSpec]] = {}
-    #: Validate the whole state after each successful mutating call.
-    validate_writes: ClassVar[bool] = True
+    #: How mutating calls are made transactional (see compoworld_gym.transaction):
+    #: JournalTransaction (per touched record) or SnapshotTransaction (whole state).
+    transaction: ClassVar[type] = JournalTransaction
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
@@ -323,17 +325,17 @@ class Service:
             kwargs = spec.validate(arguments)
         except InvalidArgument as exc:
             return error_envelope(exc.code, exc.message)
-        snapshot = None if spec.read_only else self.state.model_dump()
+        txn = None if spec.read_only else self.transaction(self)
         try:
             result = spec.handler(self, **kwargs)
             data = to_jsonable_python(result)
-            if snapshot is not None and self.validate_writes:
-                self.state = self.State.model_validate(self.state)
+            if txn is not None:
+                txn.commit()
         except ToolError as exc:
-            self._restore(snapshot)
+            self._rollback(txn)
             return error_envelope(exc.code, exc.message)
         except ValidationError as exc:
-            self._restore(snapshot)
+            self._rollback(txn)
             first = exc.errors(include_url=False)[0]
             where = ".".join(str(x) for x in first.get("loc", ()))
             return error_envelope(
@@ -342,13 +344,14 @@ class Service:
                 "nothing was changed.",
             )
         except Exception as exc:  # noqa: BLE001 - a tool bug must not escape
-            self._restore(snapshot)
+            self._rollback(txn)
             return error_envelope(
                 InternalError.code,
                 f"internal error in tool {tool_name!r} ({type(exc).__name__}); nothing was changed.",
             )
         return ok(data)
 
-    def _restore(self, snapshot: dict[str, Any] | None) -> None:
-        if snapshot is not None:
-            self.state = self.State.model_validate(snapshot)
+    @staticmethod
+    def _rollback(txn: Any) -> None:
+        if txn is not None:
+            txn.rollback()

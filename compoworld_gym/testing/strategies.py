@@ -36,7 +36,6 @@ from typing import Any, Iterable, Optional
 import orjson
 from hypothesis import strategies as st
 
-from compoworld_gym.actions import MAX_ACTION_CHARS, MAX_CALLS_PER_ACTION, MAX_DEPTH
 from compoworld_gym.service import Service, ToolSpec
 
 #: Longest random string drawn for a field without ``maxLength`` (characters).
@@ -78,7 +77,7 @@ def _collect(schema: Any, value: Any, defs: dict[str, Any], by_entity: dict[str,
     tag = schema.get("x-entity")
     if isinstance(tag, str) and isinstance(value, (str, int, float)) and not isinstance(value, bool):
         by_entity.setdefault(tag, set()).add(value)
-    for branch in schema.get("anyOf", ()) + schema.get("oneOf", ()) + schema.get("allOf", ()):
+    for branch in [*schema.get("anyOf", ()), *schema.get("oneOf", ()), *schema.get("allOf", ())]:
         _collect(branch, value, defs, by_entity, depth + 1)
     if isinstance(value, dict):
         props = schema.get("properties", {})

@@ -2,8 +2,10 @@
 
 ``hr_directory``, ``leave`` and ``payroll`` all seed their people from
 :func:`roster`, so for the same seed employee ``EMP-0004`` is the same
-person (name, email, manager, department) in all three. That is what lets a
-composed task carry a fact from one HR service into another.
+person (name, email, manager, department) in all three. The roster contains
+the fixed staff of ``_company`` (same names and emails as the mailbox, chat
+and knowledge base use), so a composed task can carry a fact from any office
+service into an HR one.
 
 Example:
     >>> import datetime as dt
@@ -25,8 +27,9 @@ from typing import Optional
 from faker import Faker
 
 from compoworld_gym.envs.services._common import email_for
+from compoworld_gym.envs.services._company import DOMAIN, STAFF, staff_of
 
-COMPANY_DOMAIN = "brightline.example"
+COMPANY_DOMAIN = DOMAIN
 
 #: Office city -> (area code, US state) used for phones and payroll tax.
 OFFICES: dict[str, tuple[str, str]] = {
@@ -36,15 +39,21 @@ OFFICES: dict[str, tuple[str, str]] = {
     "Chicago": ("312", "IL"),
 }
 
-#: Department -> (head title, member titles); order fixes the ids.
-DEPARTMENTS: dict[str, tuple[str, tuple[str, ...]]] = {
-    "Engineering": ("VP of Engineering", ("Engineering Manager", "Software Engineer", "Site Reliability Engineer")),
-    "Sales": ("VP of Sales", ("Account Executive", "Sales Development Representative")),
-    "Finance": ("Head of Finance", ("Senior Accountant", "Payroll Specialist")),
-    "People": ("Head of People", ("HR Business Partner", "Recruiter")),
-    "Support": ("Head of Support", ("Support Engineer", "Support Specialist")),
+#: Team key -> (department name, office, title of the seeded extra member).
+DEPARTMENTS: dict[str, tuple[str, str, str]] = {
+    "billing": ("Billing Operations", "Austin", "Billing Specialist"),
+    "finance": ("Finance", "New York", "Payroll Specialist"),
+    "logistics": ("Logistics", "Chicago", "Dispatch Coordinator"),
+    "security": ("Account Security", "San Francisco", "Security Engineer"),
+    "customer_success": ("Customer Success", "New York", "Customer Success Manager"),
+    "support": ("Customer Support", "Austin", "Support Specialist"),
+    "privacy": ("Privacy & Legal", "New York", "Privacy Analyst"),
+    "engineering": ("Engineering", "San Francisco", "Software Engineer"),
 }
-MEMBERS_PER_DEPARTMENT = 3
+#: Teams whose head reports to the COO rather than the CEO (a 4-level chart).
+OPERATIONS = ("billing", "logistics", "customer_success", "support")
+HOURLY_TITLES = ("Billing Specialist", "Support Specialist", "Dispatch Coordinator")
+_HEAD_WORDS = ("Lead", "Manager", "Controller", "Counsel")
 
 
 @dataclass(frozen=True)
@@ -89,11 +98,23 @@ def _unique_name(seen: set[str]) -> str:
             return name
 
 
+def _head(team: str) -> str:
+    members = staff_of(team)
+    for m in members:
+        if any(w in m.title for w in _HEAD_WORDS):
+            return m.name
+    return members[0].name
+
+
 @lru_cache(maxsize=64)
 def roster(seed: int, today: dt.date) -> tuple[Person, ...]:
-    """The company's people for ``seed``: a CEO, five department heads and
-    three members per department (21 people; engineers report to an
-    engineering manager, so the chart is four levels deep), ordered by employee id.
+    """The company's people for ``seed``, ordered by employee id.
+
+    The fixed staff of ``_company.STAFF`` (the people the mailbox, chat and
+    knowledge base name) are always there, in their teams; the seed adds a
+    CEO, a COO and one more member per team, and draws start dates and pay.
+    Heads of operations teams report to the COO, the others to the CEO, so
+    the org chart is four levels deep. 22 people in all.
 
     Args:
         seed: the episode seed; the same seed gives the same people.
@@ -104,34 +125,39 @@ def roster(seed: int, today: dt.date) -> tuple[Person, ...]:
     """
     rng = random.Random(f"workforce:{seed}")
     _FAKER.seed_instance(rng.getrandbits(32))
-    seen: set[str] = set()
-    cities = list(OFFICES)
+    seen: set[str] = {s.name for s in STAFF}
     people: list[Person] = []
 
-    def add(title: str, department: str, manager: Optional[str], city: str, salary: float, hourly: bool) -> str:
-        name = _unique_name(seen)
+    def add(name: str, email: str, title: str, dept: str, manager: Optional[str], city: str) -> str:
         eid = f"EMP-{len(people) + 1:04d}"
-        area = OFFICES[city][0]
+        hourly = title in HOURLY_TITLES
+        # Pay bands by level: executives > heads > members; hourly = rate * 2080 h.
+        level = 0 if manager is None else 1 if manager == people[0].employee_id and dept == "Executive" else (
+            2 if people[manager_index(manager)].department != dept else 3)
+        low, high = ((240000, 300000), (200000, 240000), (130000, 190000), (72000, 128000))[level]
+        salary = rng.randrange(24, 36) * 2080 if hourly else rng.randrange(low, high, 1000)
         people.append(Person(
-            employee_id=eid, name=name, email=email_for(name, COMPANY_DOMAIN),
-            phone=f"+1{area}55501{len(people) + 1:02d}",  # 555-01xx: the fictional range
-            title=title, department=department, manager_id=manager, location=city,
-            start_date=today - dt.timedelta(days=rng.randint(30, 3300)), hourly=hourly,
-            annual_salary=float(salary),
+            employee_id=eid, name=name, email=email,
+            phone=f"+1{OFFICES[city][0]}55501{len(people) + 1:02d}",  # 555-01xx: the fictional range
+            title=title, department=dept, manager_id=manager, location=city,
+            start_date=today - dt.timedelta(days=rng.randint(30, 3300)), hourly=hourly, annual_salary=float(salary),
         ))
         return eid
 
-    ceo = add("Chief Executive Officer", "Executive", None, "San Francisco", 260000, False)
-    heads = {d: add(head, d, ceo, cities[i % 2], rng.randrange(170000, 215000, 1000), False)
-             for i, (d, (head, _)) in enumerate(DEPARTMENTS.items())}
-    for d, (_, titles) in DEPARTMENTS.items():
-        first = None
-        for j in range(MEMBERS_PER_DEPARTMENT):
-            title = titles[j % len(titles)]
-            hourly = title in ("Support Specialist", "Sales Development Representative")
-            salary = rng.randrange(22, 34) * 2080 if hourly else rng.randrange(85000, 165000, 1000)
-            # Engineers report to their engineering manager: a 4-level org chart.
-            manager = first if (d == "Engineering" and first) else heads[d]
-            eid = add(title, d, manager, rng.choice(cities), salary, hourly)
-            first = first or eid
+    def manager_index(manager_id: str) -> int:
+        return int(manager_id.split("-")[1]) - 1
+
+    def seeded(title: str, dept: str, manager: Optional[str], city: str) -> str:
+        name = _unique_name(seen)
+        return add(name, email_for(name, DOMAIN), title, dept, manager, city)
+
+    ceo = seeded("Chief Executive Officer", "Executive", None, "San Francisco")
+    coo = seeded("Chief Operating Officer", "Executive", ceo, "Austin")
+    for key, (dept, city, extra_title) in DEPARTMENTS.items():
+        head_name = _head(key)
+        staff = sorted(staff_of(key), key=lambda m: m.name != head_name)  # head first
+        head = add(staff[0].name, staff[0].email, staff[0].title, dept, coo if key in OPERATIONS else ceo, city)
+        for m in staff[1:]:
+            add(m.name, m.email, m.title, dept, head, city)
+        seeded(extra_title, dept, head, city)
     return tuple(people)

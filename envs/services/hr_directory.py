@@ -18,7 +18,7 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import City, Date, Email, Id, PersonName, Phone
-from compoworld_gym.envs.services._workforce import DEPARTMENTS, Person, roster
+from compoworld_gym.envs.services._workforce import Person, roster
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
@@ -394,11 +394,14 @@ class HrDirectory(Service):
                 department=p.department, manager_email=emails.get(p.manager_id or ""), location=p.location,
                 start_date=p.start_date, employment_type="full_time",
             )
-        heads = {p.department: p.email for p in people if p.title.startswith(("VP", "Head", "Chief"))}
-        for i, d in enumerate(["Executive", *DEPARTMENTS]):
-            state.departments[d] = Department(name=d, head_email=heads[d], cost_center=f"CC-{100 + 10 * i}")
+        dept_of = {p.employee_id: p.department for p in people}
+        # A department's head is its member whose manager sits in another department.
+        heads = [p for p in people if p.manager_id is None or dept_of[p.manager_id] != p.department]
+        for i, p in enumerate(heads):
+            state.departments[p.department] = Department(
+                name=p.department, head_email=p.email, cost_center=f"CC-{100 + 10 * i}")
         # One member on leave so status filters and tasks have something to find.
-        member = rng.choice([p for p in people if p.manager_id and not p.title.startswith(("VP", "Head"))])
+        member = rng.choice([p for p in people if p not in heads and p.department != "Executive"])
         state.employees[member.employee_id].status = "on_leave"
         state.counters["EMP"] = len(people) + 1
         return state

@@ -1,0 +1,213 @@
+"""Rubric rewards over a group of rollouts (paper §2.5).
+
+Every function here is pure: it takes the ``G × K`` *pass matrix* of a group
+(``G`` rollouts of the same task, ``K`` rubric items; entry ``[g, k]`` is 1
+when rollout ``g`` passed item ``k``) and returns one reward per rollout. No
+Gymnasium is needed; the wrappers in :mod:`compoworld_gym.wrappers` call these.
+
+Rewards
+-------
+* :func:`binary_reward` — 1 only if every item passes (all-or-nothing).
+* :func:`fraction_reward` — the fraction of items passed (equal weights).
+* :func:`completion_focused_reward` — the paper's *Completion-Focused Rubric
+  Reward*: item weights come from the group's per-item pass rates, so the
+  items the group does least reliably weigh the most; recomputed per group.
+
+Our completion-focused formula
+------------------------------
+The paper does not publish its formula; ours is, with ``p_k`` the pass rate
+of item ``k`` over the group and ``ε > 0`` (default :data:`DEFAULT_EPS`)::
+
+    u_k = 1 − p_k + ε                 (raw weight: the weighting function)
+    w_k = u_k / Σ_j u_j               (normalised: Σ w_k = 1)
+    r_g = Σ_k w_k · pass[g, k]        (reward of rollout g, in [0, 1])
+
+Why: ``1 − p_k`` is the fraction of the group that *missed* item ``k``, so an
+item every rollout already does carries little signal and little weight,
+while the forgotten notification carries most. ``ε`` keeps every weight
+positive, so partial completion always earns something and a rollout that
+passes a superset of another's items never earns less; since the weights sum
+to 1, passing every item earns exactly 1.0, the most any rollout can get.
+The weighting function is a parameter (``weight_fn``): any map from the
+``K`` pass rates to ``K`` non-negative raw weights, normalised here.
+
+Corner cases (default weighting):
+
+* every item passes in every rollout: ``p = 1``, all weights ``1/K``,
+  every reward 1.0 (GRPO advantages are then 0: nothing to learn);
+* no item ever passes: ``p = 0``, all weights ``1/K``, every reward 0.0;
+* ``G = 1``: ``p_k`` is 0 or 1, so failed items weigh ``(1+ε)/ε`` times
+  more than passed ones: with ``n`` of ``K`` items passed the reward is
+  ``nε / (nε + (K−n)(1+ε))`` — 0 with none, 1 with all, small in between
+  (single rollouts carry no group statistics; use groups of ``G ≥ 2``);
+* ``K = 1``: the single weight is 1 and the reward equals the binary reward.
+
+Example:
+    >>> import numpy as np
+    >>> passes = np.array([[1, 0], [1, 0], [1, 1], [0, 0]])  # record, notify
+    >>> out = completion_focused_reward(passes)
+    >>> [round(float(w), 4) for w in out.weights]
+    [0.2917, 0.7083]
+    >>> [round(float(r), 4) for r in out.rewards]
+    [0.2917, 0.2917, 1.0, 0.0]
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+#: Default ε of :func:`inverse_pass_rate_weights`: a passed-by-all item keeps
+#: a small positive weight, so partial completion always earns reward.
+DEFAULT_EPS = 0.1
+
+#: A weighting function: the ``(K,)`` per-item pass rates in [0, 1] to
+#: ``(K,)`` non-negative raw weights (normalised by the caller, sum > 0).
+WeightFn = Callable[[np.ndarray], np.ndarray]
+
+
+def as_pass_matrix(passes: object) -> np.ndarray:
+    """Validate and convert a pass matrix to ``float64`` of shape ``(G, K)``.
+
+    Args:
+        passes: array-like of shape ``(G, K)`` with values in [0, 1]
+            (booleans, 0/1, or partial credit).
+
+    Returns:
+        A new ``float64`` array of shape ``(G, K)``.
+
+    Raises:
+        ValueError: not 2-D, ``G == 0`` or ``K == 0``, non-finite values, or
+            values outside [0, 1].
+    """
+    try:
+        arr = np.array(passes, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"pass matrix must be numeric, got {type(passes).__name__} ({exc})") from None
+    if arr.ndim != 2:
+        raise ValueError(f"pass matrix must be 2-D (G rollouts × K items), got shape {arr.shape}")
+    if arr.shape[0] == 0 or arr.shape[1] == 0:
+        raise ValueError(f"pass matrix needs at least one rollout and one item, got shape {arr.shape}")
+    if not np.all(np.isfinite(arr)) or np.any(arr < 0) or np.any(arr > 1):
+        raise ValueError("pass matrix values must be finite and in [0, 1]")
+    return arr
+
+
+def pass_rates(passes: object) -> np.ndarray:
+    """Per-item pass rates over the group: shape ``(K,)``, values in [0, 1]."""
+    return as_pass_matrix(passes).mean(axis=0)
+
+
+def binary_reward(passes: object) -> np.ndarray:
+    """1.0 for a rollout that passes every item, else 0.0; shape ``(G,)``."""
+    return (as_pass_matrix(passes) >= 1.0).all(axis=1).astype(np.float64)
+
+
+def fraction_reward(passes: object) -> np.ndarray:
+    """The fraction of items passed (equal weights); shape ``(G,)``."""
+    return as_pass_matrix(passes).mean(axis=1)
+
+
+def weighted_reward(passes: object, weights: object) -> np.ndarray:
+    """``Σ_k w_k · pass[g, k]`` with ``weights`` normalised to sum to 1.
+
+    Args:
+        passes: the ``(G, K)`` pass matrix.
+        weights: ``(K,)`` non-negative weights with a positive sum.
+
+    Returns:
+        Rewards of shape ``(G,)`` in [0, 1].
+
+    Raises:
+        ValueError: bad pass matrix, or weights of the wrong shape, negative,
+            non-finite or summing to 0.
+    """
+    arr = as_pass_matrix(passes)
+    return arr @ normalise_weights(weights, arr.shape[1])
+
+
+def normalise_weights(weights: object, k: int) -> np.ndarray:
+    """``weights / weights.sum()`` after checking shape ``(k,)`` and signs.
+
+    Raises:
+        ValueError: wrong shape, negative or non-finite entries, or a zero sum.
+    """
+    try:
+        w = np.array(weights, dtype=np.float64)
+    except (TypeError, ValueError) as exc:
+        raise ValueError(f"weights must be numeric ({exc})") from None
+    if w.shape != (k,):
+        raise ValueError(f"expected {k} weights (one per rubric item), got shape {w.shape}")
+    if not np.all(np.isfinite(w)) or np.any(w < 0):
+        raise ValueError(f"weights must be finite and non-negative, got {w.tolist()}")
+    total = w.sum()
+    if total <= 0:
+        raise ValueError("weights sum to 0: at least one item needs a positive weight")
+    return w / total
+
+
+def inverse_pass_rate_weights(rates: np.ndarray, eps: float = DEFAULT_EPS) -> np.ndarray:
+    """The default weighting function: raw weights ``1 − p_k + ε``.
+
+    Args:
+        rates: ``(K,)`` pass rates in [0, 1].
+        eps: a positive floor (see the module docstring for why).
+
+    Raises:
+        ValueError: ``eps`` is not a positive finite number.
+    """
+    if not (isinstance(eps, (int, float)) and np.isfinite(eps) and eps > 0):
+        raise ValueError(f"eps must be a positive number, got {eps!r}")
+    return 1.0 - np.asarray(rates, dtype=np.float64) + float(eps)
+
+
+def equal_weights(rates: np.ndarray) -> np.ndarray:
+    """A weighting function giving every item the same weight (= fraction reward)."""
+    return np.ones_like(np.asarray(rates, dtype=np.float64))
+
+
+@dataclass(frozen=True)
+class GroupReward:
+    """The result of :func:`completion_focused_reward`.
+
+    Attributes:
+        rewards: ``(G,)`` reward of each rollout, in [0, 1].
+        weights: ``(K,)`` normalised item weights (sum 1).
+        pass_rates: ``(K,)`` per-item pass rates of the group.
+    """
+
+    rewards: np.ndarray
+    weights: np.ndarray
+    pass_rates: np.ndarray
+
+
+def completion_focused_reward(passes: object, weight_fn: WeightFn | None = None) -> GroupReward:
+    """The completion-focused rubric reward of one group (formula above).
+
+    Args:
+        passes: the ``(G, K)`` pass matrix of one group of rollouts of the
+            same task.
+        weight_fn: pass rates ``(K,)`` → raw weights ``(K,)``; default
+            :func:`inverse_pass_rate_weights` with ``ε = 0.1``.
+
+    Returns:
+        A :class:`GroupReward` with rewards, normalised weights and pass rates.
+
+    Raises:
+        ValueError: a bad pass matrix, or ``weight_fn`` returned weights of
+            the wrong shape, negative, non-finite or summing to 0.
+    """
+    arr = as_pass_matrix(passes)
+    rates = arr.mean(axis=0)
+    raw = (weight_fn or inverse_pass_rate_weights)(rates.copy())
+    weights = normalise_weights(raw, arr.shape[1])
+    return GroupReward(rewards=arr @ weights, weights=weights, pass_rates=rates)
+
+
+__all__ = [
+    "DEFAULT_EPS", "GroupReward", "WeightFn", "as_pass_matrix", "binary_reward",
+    "completion_focused_reward", "equal_weights", "fraction_reward", "inverse_pass_rate_weights",
+    "normalise_weights", "pass_rates", "weighted_reward",
+]

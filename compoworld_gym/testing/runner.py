@@ -1,0 +1,185 @@
+"""Running the fuzzing state machine: profiles, env factories and pytest helpers.
+
+The helpers raise :class:`~compoworld_gym.testing.state_machine.FuzzFailure`
+(an ``AssertionError``) with the minimal reproducing trace, so a pytest test
+is one call.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import datetime as dt
+from dataclasses import dataclass, replace
+from typing import Any, Callable, Iterator, Optional, Sequence
+
+import gymnasium as gym
+from hypothesis import HealthCheck, Phase, Verbosity, settings
+from hypothesis import seed as hypothesis_seed
+from hypothesis.stateful import get_state_machine_test
+
+from compoworld_gym import catalog
+from compoworld_gym.checks import AnswerContains, ToolNotCalled
+from compoworld_gym.service import Service
+from compoworld_gym.tasks import MetaCall, Task
+from compoworld_gym.testing.state_machine import MachineConfig, env_state_machine
+
+#: The date probe tasks run on (the built-in tasks' today).
+PROBE_TODAY = dt.date(2026, 1, 15)
+#: Marker in every hidden text of a probe task; it must never reach an observation.
+CANARY = "cw-canary"
+
+
+@dataclass(frozen=True)
+class FuzzProfile:
+    """How much to fuzz.
+
+    Attributes:
+        runs: state-machine runs (Hypothesis ``max_examples``).
+        steps: steps per run (``stateful_step_count``), resets included.
+        shrink: shrink a failure to a minimal example (slower on failure).
+        machine: what each run checks and draws.
+    """
+
+    runs: int = 100
+    steps: int = 6
+    shrink: bool = True
+    machine: MachineConfig = MachineConfig()
+
+
+#: The default test run: at least 100 runs per target, a few steps each.
+SHORT = FuzzProfile(runs=100, steps=6)
+#: ``compoworld fuzz``: longer runs; ``runs`` is set from ``--examples``.
+DEEP = FuzzProfile(runs=1000, steps=20)
+
+
+def fuzz_env(env_factory: Callable[[], gym.Env], *, profile: FuzzProfile = SHORT, seed: int = 0,
+             quiet: bool = False) -> None:
+    """Fuzz an env with the state machine; return quietly or raise.
+
+    Args:
+        env_factory: zero-argument callable returning a fresh env.
+        profile: runs, steps and checks (:data:`SHORT` by default).
+        seed: Hypothesis seed; the same seed draws the same runs.
+        quiet: do not print Hypothesis's report of a failing example.
+
+    Raises:
+        FuzzFailure: an invariant was violated; ``.trace`` and the message
+            hold the (shrunk) reproducing resets and actions.
+    """
+    machine = env_state_machine(env_factory, profile.machine)
+    phases = [Phase.explicit, Phase.reuse, Phase.generate] + ([Phase.shrink] if profile.shrink else [])
+    config = settings(max_examples=profile.runs, stateful_step_count=profile.steps, deadline=None,
+                      database=None, derandomize=False, phases=phases, print_blob=False,
+                      suppress_health_check=list(HealthCheck), report_multiple_bugs=False,
+                      verbosity=Verbosity.quiet if quiet else Verbosity.normal)
+    test = get_state_machine_test(machine, settings=config)
+    hypothesis_seed(seed)(test)()
+
+
+@contextlib.contextmanager
+def registered(*services: type[Service]) -> Iterator[None]:
+    """Temporarily add services to the catalog (so tasks can mount them).
+
+    Services already in the catalog are left alone; the catalog is restored
+    on exit.
+
+    Raises:
+        ValueError: a different service with the same name is in the catalog.
+    """
+    added = []
+    for cls in services:
+        try:
+            known = catalog.get_service(cls.name)
+        except catalog.UnknownService:
+            known = None
+        if known is cls:
+            continue
+        catalog.register_service(cls)
+        added.append(cls.name)
+    try:
+        yield
+    finally:
+        for name in added:
+            catalog._EXTRA.pop(name, None)  # noqa: SLF001 - undo exactly what we added
+
+
+def probe_task(services: Sequence[type[Service]], *, seed: int = 0, distractors: Sequence[str] = (),
+               today: dt.date = PROBE_TODAY, task_id: Optional[str] = None) -> Task:
+    """A task mounting ``services`` on their seeded states, for fuzzing.
+
+    Its rubric and reference carry :data:`CANARY` text, so the state
+    machine can prove no meta-tool reveals them. Its reward is 0.5 when the
+    agent avoided the first service's first tool, plus 0.5 for an answer
+    containing the (hidden) canary value.
+
+    Args:
+        services: the services to mount (classes; in the catalog).
+        seed: seed of the initial states.
+        distractors: names of extra services mounted on their seeded state.
+        today: the task's date.
+        task_id: defaults to ``probe-<services>-<seed>``.
+    """
+    names = [cls.name for cls in services]
+    first = services[0]
+    first_tool = next(iter(first.tools), None)
+    checks: list[Any] = [AnswerContains(
+        id=f"{CANARY}-answer-{seed}", values=[f"{CANARY} hidden value {seed}"],
+        description=f"{CANARY} rubric description {seed}: never shown to the agent")]
+    if first_tool is not None:
+        checks.append(ToolNotCalled(id=f"{CANARY}-avoid-{seed}", service=first.name, tool=first_tool,
+                                    description=f"{CANARY} avoid rule {seed}"))
+    return Task(
+        id=task_id or f"probe-{'+'.join(names)}-{seed}", services=names,
+        distractors=[d for d in distractors if d not in names], today=today, seed=seed,
+        initial_state={cls.name: cls.seed_state(seed, today).model_dump(mode="json") for cls in services},
+        instruction=f"Fuzzing probe over {', '.join(names)}. Explore and answer.",
+        checks=checks, reference=[MetaCall(name="list_services")],
+        reference_answer=f"{CANARY} reference answer {seed}", domain="test")
+
+
+def tasks_env_factory(tasks: Sequence[Task], *, max_steps: int = 12) -> Callable[[], gym.Env]:
+    """A factory of ``CompoWorldEnv`` over a task pool (reset draws a task with the seed)."""
+    from compoworld_gym.envs.compoworld_env import CompoWorldEnv
+
+    pool = list(tasks)
+    if not pool:
+        raise ValueError("tasks must not be empty")
+    return lambda: CompoWorldEnv(tasks=pool, max_steps=max_steps)
+
+
+def service_env_factory(service: type[Service], *, seeds: Sequence[int] = (0, 1),
+                        distractors: Sequence[str] = (), max_steps: int = 12) -> Callable[[], gym.Env]:
+    """A factory of envs mounting one service on its seeded states (one probe task per seed)."""
+    return tasks_env_factory([probe_task([service], seed=s, distractors=distractors) for s in seeds],
+                             max_steps=max_steps)
+
+
+def fuzz_service(service: type[Service], *, profile: FuzzProfile = SHORT, seed: int = 0,
+                 distractors: Sequence[str] = (), quiet: bool = False) -> None:
+    """Fuzz one service through the env: the one-line pytest entry.
+
+    The service is registered in the catalog for the duration of the run
+    (if it is not there already).
+
+    Raises:
+        FuzzFailure: an invariant was violated (message: the minimal trace).
+        ValueError: another service of the same name is in the catalog.
+    """
+    with registered(service):
+        fuzz_env(service_env_factory(service, distractors=distractors), profile=profile, seed=seed,
+                 quiet=quiet)
+
+
+def fuzz_tasks(tasks: Sequence[Task], *, profile: FuzzProfile = SHORT, seed: int = 0,
+               quiet: bool = False) -> None:
+    """Fuzz ``CompoWorldEnv`` over a pool of tasks (built-in, generated or your own).
+
+    Raises:
+        FuzzFailure: an invariant was violated (message: the minimal trace).
+    """
+    fuzz_env(tasks_env_factory(tasks), profile=profile, seed=seed, quiet=quiet)
+
+
+def with_runs(profile: FuzzProfile, runs: int) -> FuzzProfile:
+    """``profile`` with another number of runs (at least 1)."""
+    return replace(profile, runs=max(1, int(runs)))

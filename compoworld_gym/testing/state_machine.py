@@ -1,0 +1,371 @@
+"""A Hypothesis state machine that fuzzes any compoworld-style env.
+
+:func:`env_state_machine` builds a ``RuleBasedStateMachine`` for an env
+factory. Each run resets the env with a seed, then takes steps: valid
+meta-tool calls drawn from the live state, malformed actions, final answers
+and further resets (with and without a seed). After every step it checks:
+
+* no exception escapes ``step`` or ``reset``;
+* every observation is in the observation space and parses as JSON (after
+  ``reset``: an object with ``messages`` and ``tools``);
+* every mounted service's state validates (live object and JSON round trip);
+* an action with no successful mutating tool call changes no state (failed
+  calls, read-only tools, discovery, errors, final answers);
+* rewards are finite and within ``reward_range``;
+* nothing survives a reset: ``reset(seed=s)`` after any episode gives
+  byte-identical observation, info and states to a fresh env's
+  ``reset(seed=s)``; any reset gives the task's initial state and an empty
+  call log;
+* no rubric check id/description or reference solution text reaches an
+  observation;
+* replaying the run's resets and actions in a fresh env reproduces every
+  observation, reward, flag, info and the final states (checked at teardown).
+
+Envs that do not expose ``env.unwrapped.world`` (a
+:class:`~compoworld_gym.world.World`) get the generic checks only.
+"""
+
+from __future__ import annotations
+
+import math
+import traceback
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar, Optional
+
+import gymnasium as gym
+import numpy as np
+import orjson
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
+
+from compoworld_gym.actions import parse_action
+from compoworld_gym.tasks import mount
+from compoworld_gym.testing.actions import (
+    call, discovery_calls, dumps, final_answers, malformed_actions, valid_actions)
+from compoworld_gym.testing.strategies import state_pools
+from compoworld_gym.world import World
+
+#: Step kinds, most useful first (Hypothesis shrinks toward the first).
+_KINDS = ("call",) * 5 + ("malformed",) * 3 + ("meta", "reset", "final")
+_AFTER_END = ("reset", "reset", "reset", "call")
+_DUMP_OPTS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY
+
+
+class FuzzFailure(AssertionError):
+    """An invariant was violated; the message holds the whole reproducing trace.
+
+    Attributes:
+        invariant: short name of the violated invariant, e.g. ``"failed-call-changed-state"``.
+        detail: what was observed.
+        trace: ``[("reset", seed) | ("step", action)]`` from the start of the run.
+    """
+
+    def __init__(self, invariant: str, detail: str, trace: list[tuple[str, Any]]) -> None:
+        self.invariant, self.detail, self.trace = invariant, detail, list(trace)
+        lines = [f"  {kind}({_short(arg)})" for kind, arg in self.trace]
+        super().__init__(f"[{invariant}] {detail}\nreproducing trace:\n" + "\n".join(lines))
+
+    @property
+    def action(self) -> Any:
+        """The last step's action (None if the run failed on a reset)."""
+        return self.trace[-1][1] if self.trace and self.trace[-1][0] == "step" else None
+
+
+def _short(value: Any, limit: int = 300) -> str:
+    text = repr(value)
+    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} chars)"
+
+
+def _dump(value: Any) -> bytes:
+    return orjson.dumps(value, option=_DUMP_OPTS, default=repr)
+
+
+def _strings_in(value: Any) -> list[str]:
+    out, stack = [], [value]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, str):
+            out.append(node)
+        elif isinstance(node, dict):
+            stack.extend(node.values())
+        elif isinstance(node, (list, tuple)):
+            stack.extend(node)
+    return out
+
+
+@dataclass(frozen=True)
+class MachineConfig:
+    """What the state machine checks and draws.
+
+    Attributes:
+        seeds: reset seeds drawn from (a small set, so resets repeat and the
+            fresh-env reference of each seed is computed once).
+        reset_keys: keys the reset observation's JSON object must have
+            (``()`` to skip the shape check).
+        reward_range: inclusive bounds every reward must lie in.
+        check_determinism: replay each run in a fresh env at teardown.
+        check_leaks: search observations for rubric/reference text.
+    """
+
+    seeds: tuple[int, ...] = (0, 1, 2)
+    reset_keys: tuple[str, ...] = ("messages", "tools")
+    reward_range: tuple[float, float] = (0.0, 1.0)
+    check_determinism: bool = True
+    check_leaks: bool = True
+
+
+class EnvMachine(RuleBasedStateMachine):
+    """Base state machine; :func:`env_state_machine` subclasses it per env factory."""
+
+    factory: ClassVar[Callable[[], gym.Env]]
+    config: ClassVar[MachineConfig]
+    _references: ClassVar[dict[Optional[int], bytes]]
+    _secrets: ClassVar[dict[str, list[str]]]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.env = self.factory()
+        self.trace: list[tuple[str, Any]] = []
+        self.outputs: list[bytes] = []
+        self.done = False
+        self.failed = False
+
+    # -------------------------------------------------------------- helpers
+    def fail(self, invariant: str, detail: str) -> None:
+        """Raise :class:`FuzzFailure` (and skip the teardown replay)."""
+        self.failed = True
+        raise FuzzFailure(invariant, detail, self.trace)
+
+    def world(self) -> Optional[World]:
+        """The env's mounted world, if it exposes one."""
+        world = getattr(self.env.unwrapped, "world", None)
+        return world if isinstance(world, World) else None
+
+    def check_states(self, world: World) -> bytes:
+        """Validate every service state (live and JSON round trip); the states as bytes."""
+        states = {}
+        for name, svc in world.services.items():
+            try:
+                svc.State.model_validate(svc.state)
+                data = svc.state_dict()
+                svc.State.model_validate_json(orjson.dumps(data))
+            except Exception as exc:  # noqa: BLE001 - any failure is the finding
+                self.fail("state-invalid", f"service {name!r} state does not validate: {exc}")
+            states[name] = data
+        return _dump(states)
+
+    def check_obs(self, obs: Any) -> Any:
+        """Observation is in the space and is JSON; returns the parsed value."""
+        if not self.env.observation_space.contains(obs):
+            self.fail("obs-out-of-space", f"observation not in {self.env.observation_space}: {_short(obs)}")
+        try:
+            return orjson.loads(obs)
+        except (orjson.JSONDecodeError, TypeError) as exc:
+            self.fail("obs-not-json", f"observation is not JSON ({exc}): {_short(obs)}")
+
+    def check_leaks(self, obs: str, action: Any) -> None:
+        """No rubric or reference text of the current task appears in ``obs``."""
+        task = getattr(self.env.unwrapped, "task", None)
+        if not self.config.check_leaks or task is None or not hasattr(task, "checks"):
+            return
+        for secret in self._secrets_of(task):
+            if secret in obs and not (isinstance(action, str) and secret in action):
+                self.fail("rubric-leak", f"observation shows hidden task text {secret!r}")
+
+    def _secrets_of(self, task: Any) -> list[str]:
+        key = _dump([task.id, task.instruction])
+        if key not in self._secrets:
+            self._secrets[key] = hidden_texts(task, self.world())
+        return self._secrets[key]
+
+    def _reference(self, seed: int) -> bytes:
+        if seed not in self._references:
+            env = self.factory()
+            try:
+                obs, info = env.reset(seed=seed)
+                world = getattr(env.unwrapped, "world", None)
+                states = world.states() if isinstance(world, World) else None
+                self._references[seed] = _dump([obs, info, states])
+            finally:
+                env.close()
+        return self._references[seed]
+
+    # --------------------------------------------------------------- resets
+    def do_reset(self, seed: Optional[int]) -> None:
+        """Reset and check the reset invariants."""
+        self.trace.append(("reset", seed))
+        try:
+            obs, info = self.env.reset(seed=seed)
+        except Exception:  # noqa: BLE001
+            self.fail("exception-in-reset", traceback.format_exc())
+        self.outputs.append(_dump(["reset", obs, info]))
+        parsed = self.check_obs(obs)
+        task = getattr(self.env.unwrapped, "task", None)
+        if self.config.check_leaks and task is not None and hasattr(task, "checks"):
+            self._secrets_of(task)  # computed on the initial state, before any tool ran
+        keys = self.config.reset_keys
+        if keys and not (isinstance(parsed, dict) and all(k in parsed for k in keys)):
+            self.fail("reset-obs-shape", f"reset observation lacks {keys}: {_short(obs)}")
+        world = self.world()
+        states = None
+        if world is not None:
+            self.check_states(world)
+            states = world.states()
+            if world.call_log:
+                self.fail("reset-leak", f"call log not empty after reset: {world.call_log}")
+            if task is not None and hasattr(task, "checks") and _dump(mount(task).states()) != _dump(states):
+                self.fail("reset-leak", f"state after reset differs from task {task.id!r}'s initial state")
+        if seed is not None and _dump([obs, info, states]) != self._reference(seed):
+            self.fail("reset-leak", f"reset(seed={seed}) differs from a fresh env's reset(seed={seed})")
+        self.done = False
+
+    # ---------------------------------------------------------------- steps
+    def allowed_to_mutate(self, world: World, action: Any) -> list[int]:
+        """Indexes of calls in ``action`` that run a mutating tool."""
+        if self.done:
+            return []
+        parsed = parse_action(action)
+        out = []
+        for i, (name, args) in enumerate(parsed.calls):
+            if name == "call_tool" and isinstance(args, dict) and isinstance(args.get("tool_name"), str):
+                route = world.resolve(args["tool_name"])
+                if route is not None and not route[1].read_only:
+                    out.append(i)
+        return out
+
+    def do_step(self, action: Any) -> None:
+        """Step and check the step invariants."""
+        self.trace.append(("step", action))
+        world = self.world()
+        before = self.check_states(world) if world is not None else None
+        mutators = self.allowed_to_mutate(world, action) if world is not None else []
+        try:
+            obs, reward, terminated, truncated, info = self.env.step(action)
+        except Exception:  # noqa: BLE001
+            self.fail("exception-in-step", traceback.format_exc())
+        self.outputs.append(_dump(["step", obs, reward, terminated, truncated, info]))
+        parsed = self.check_obs(obs)
+        lo, hi = self.config.reward_range
+        if not (isinstance(reward, (int, float)) and math.isfinite(reward) and lo <= reward <= hi):
+            self.fail("reward-out-of-range", f"reward {reward!r} not a finite number in [{lo}, {hi}]")
+        if not all(isinstance(f, (bool, np.bool_)) for f in (terminated, truncated)):
+            self.fail("bad-flags", f"terminated={terminated!r}, truncated={truncated!r}")
+        if world is not None:
+            after = self.check_states(world)
+            if after != before and not self._mutation_succeeded(mutators, parsed):
+                self.fail("failed-call-changed-state",
+                          "state changed although no mutating tool call succeeded; obs: " + _short(obs))
+        self.check_leaks(obs, action)
+        self.done = self.done or bool(terminated) or bool(truncated)
+
+    @staticmethod
+    def _mutation_succeeded(mutators: list[int], parsed: Any) -> bool:
+        if not mutators:
+            return False
+        results = parsed if isinstance(parsed, list) else [parsed]
+        if len(results) <= max(mutators):  # an overall error replaced the results
+            return False
+        return any(isinstance(results[i], dict) and results[i].get("success") is True for i in mutators)
+
+    # ---------------------------------------------------------------- rules
+    @initialize(data=st.data())
+    def start(self, data: st.DataObject) -> None:
+        """Every run starts with a seeded reset (an unseeded one is not reproducible)."""
+        self.do_reset(data.draw(st.sampled_from(self.config.seeds), label="seed"))
+
+    @rule(data=st.data())
+    def act(self, data: st.DataObject) -> None:
+        """One step of a weighted kind: call, malformed, meta, reset or final."""
+        kind = data.draw(st.sampled_from(_AFTER_END if self.done else _KINDS), label="kind")
+        if kind == "reset":
+            self.do_reset(data.draw(st.none() | st.sampled_from(self.config.seeds), label="seed"))
+            return
+        world = self.world()
+        if kind == "final":
+            strategy = final_answers()
+        elif world is None:
+            strategy = malformed_actions() if kind == "malformed" else st.just(dumps(call("list_services")))
+        elif kind == "meta":
+            strategy = discovery_calls(world).map(dumps)
+        else:
+            pools = state_pools(world.services.values())
+            strategy = valid_actions(world, pools) if kind == "call" else malformed_actions(world, pools)
+        self.do_step(data.draw(strategy, label="action"))
+
+    def teardown(self) -> None:
+        """Replay the run in a fresh env and compare everything, then close."""
+        try:
+            if self.config.check_determinism and not self.failed and self.trace:
+                self._replay()
+        finally:
+            self.env.close()
+
+    def _replay(self) -> None:
+        env = self.factory()
+        try:
+            outputs = []
+            for kind, arg in self.trace:
+                if kind == "reset":
+                    outputs.append(_dump(["reset", *env.reset(seed=arg)]))
+                else:
+                    outputs.append(_dump(["step", *env.step(arg)]))
+            for i, (mine, theirs) in enumerate(zip(self.outputs, outputs)):
+                if mine != theirs:
+                    self.trace = self.trace[: i + 1]
+                    self.fail("nondeterministic", f"replay differs at event {i}: {_short(mine)} vs {_short(theirs)}")
+            world, other = self.world(), getattr(env.unwrapped, "world", None)
+            if world is not None and isinstance(other, World) and _dump(world.states()) != _dump(other.states()):
+                self.fail("nondeterministic", "replay reached a different final state")
+        finally:
+            env.close()
+
+
+def hidden_texts(task: Any, world: Optional[World]) -> list[str]:
+    """Rubric and reference text the agent must never see in an observation.
+
+    Check ids and descriptions, the reference answer, and free-text strings
+    (12+ characters with a space) of check values and reference arguments,
+    minus anything public: the instruction, the initial states and every
+    discovery result (service list, tool lists, tool schemas).
+    """
+    candidates = {c.id for c in task.checks} | {c.description for c in task.checks}
+    candidates.add(task.reference_answer or "")
+    free = _strings_in([c.model_dump() for c in task.checks]) + _strings_in(
+        [m.arguments for m in getattr(task, "reference", [])])
+    candidates.update(s for s in free if len(s) >= 12 and " " in s.strip())
+    public = [task.instruction]
+    if world is not None:
+        public.append(dumps(world.states()))
+        public.append(dumps(world.list_services()))
+        for svc in world.services.values():
+            public.append(dumps(world.list_tools(svc.name)))
+            public.extend(dumps(world.describe_tool(world.exposed_name(svc.name, t))) for t in svc.tools)
+    corpus = "\n".join(public)
+    out = []
+    for text in candidates:
+        escaped = orjson.dumps(text).decode()[1:-1]
+        if len(text) >= 6 and text not in corpus and escaped not in corpus:
+            out.append(escaped)
+    return sorted(out)
+
+
+def env_state_machine(env_factory: Callable[[], gym.Env], config: MachineConfig = MachineConfig()
+                      ) -> type[EnvMachine]:
+    """A state machine class fuzzing envs made by ``env_factory``.
+
+    Args:
+        env_factory: zero-argument callable returning a fresh env (called
+            once per run, plus once per reset seed and once per replay).
+        config: what to check and which reset seeds to draw.
+
+    Returns:
+        An :class:`EnvMachine` subclass; run it with
+        ``hypothesis.stateful.run_state_machine_as_test`` or
+        :func:`compoworld_gym.testing.fuzz_env`.
+    """
+    if not callable(env_factory):
+        raise TypeError(f"env_factory must be a zero-argument callable, got {env_factory!r}")
+    if not config.seeds:
+        raise ValueError("config.seeds must not be empty")
+    return type("FuzzEnvMachine", (EnvMachine,), {
+        "factory": staticmethod(env_factory), "config": config, "_references": {}, "_secrets": {}})
