@@ -109,13 +109,17 @@ class CallPattern(BaseModel):
 class CallOrder(_Check):
     """Ordering rule checked on the call log ("re-check X before money moves").
 
-    Passes when at least one successful call matches ``after`` and every such
-    call is preceded by a successful call matching ``before``.
+    With ``require="every_after"`` (default) it passes when at least one
+    successful call matches ``after`` and every such call is preceded by a
+    successful call matching ``before`` (an ordering rule). With
+    ``require="some_after"`` it passes when some ``after`` call follows some
+    ``before`` call (a re-read after a state change).
     """
 
     kind: Literal["call_order"] = "call_order"
     before: CallPattern
     after: CallPattern
+    require: Literal["every_after", "some_after"] = "every_after"
 
 
 Check = Annotated[
@@ -186,7 +190,11 @@ def run_check(check: Any, final_states: dict[str, Any], answer: Optional[str],
     if kind == "call_order":
         befores = _calls(call_log, check.before)
         afters = _calls(call_log, check.after)
-        return bool(afters) and bool(befores) and min(befores) < min(afters)
+        if not (afters and befores):
+            return False
+        if check.require == "some_after":
+            return max(afters) > min(befores)
+        return min(befores) < min(afters)
     raise ValueError(f"unknown check kind {kind!r}")
 
 

@@ -15,6 +15,7 @@ an operator object:
 ``$any``         some element of a list of objects matches a where clause
 ``$none``        no element of a list of objects matches a where clause
 ``$len``         the list/string length matches a matcher
+``$all``         every matcher of a list holds (e.g. several ``$contains``)
 ==============  ==========================================================
 
 Several operators in one object must all hold. Values compare as their JSON
@@ -90,6 +91,8 @@ def match_value(value: Any, matcher: Any) -> bool:
             ok = isinstance(value, list) and any(matches(v, target) for v in value)
         elif op == "$none":
             ok = not (isinstance(value, list) and any(matches(v, target) for v in value))
+        elif op == "$all":
+            ok = isinstance(target, list) and all(match_value(value, m) for m in target)
         elif op == "$len":
             ok = isinstance(value, (list, str, dict)) and match_value(len(value), target)
         else:

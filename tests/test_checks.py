@@ -34,6 +34,8 @@ ADAPTER = TypeAdapter(Check)
     ({"stage": {"$in": ["customer", "churned"]}}, False),
     ({"missing.path": {"$exists": False}}, True),
     ({"tags": {"$len": 1}}, True),
+    ({"email": {"$all": [{"$contains": "ann"}, {"$contains": "x.io"}]}}, True),
+    ({"email": {"$all": [{"$contains": "ann"}, {"$contains": "y.io"}]}}, False),
     ({"stage": {"$ne": "lead"}}, False),
 ])
 def test_matching(where, expected):
@@ -60,6 +62,10 @@ def test_matching(where, expected):
       "after": {"service": "pay", "tool": "refund"}}, True),
     ({"kind": "call_order", "id": "a", "before": {"service": "pay", "tool": "refund"},
       "after": {"service": "crm", "tool": "get"}}, False),
+    ({"kind": "call_order", "id": "a", "before": {"service": "crm", "tool": "get"}, "require": "some_after",
+      "after": {"service": "pay", "tool": "refund"}}, True),
+    ({"kind": "call_order", "id": "a", "before": {"service": "pay", "tool": "refund"}, "require": "some_after",
+      "after": {"service": "crm", "tool": "get"}}, False),
 ])
 def test_each_check_kind(check, passed):
     c = ADAPTER.validate_python(check)
@@ -78,5 +84,5 @@ def test_evaluate_checks_returns_one_result_per_item_in_order():
 
 def test_checks_are_plain_json_round_trip():
     raw = {"kind": "call_order", "id": "o", "description": "", "before": {"service": "a", "tool": "b", "where": {}},
-           "after": {"service": "c", "tool": "d", "where": {"x": 1}}}
+           "after": {"service": "c", "tool": "d", "where": {"x": 1}}, "require": "every_after"}
     assert ADAPTER.dump_python(ADAPTER.validate_python(raw), mode="json") == raw

@@ -106,7 +106,7 @@ def test_several_calls_in_one_step_return_a_list():
 @pytest.mark.parametrize("task", TASKS, ids=lambda t: t.id)
 def test_no_check_or_reference_is_observable(task):
     """Walk every discovery meta-tool; nothing of the rubric or reference appears."""
-    env = CompoWorldEnv()
+    env = CompoWorldEnv(max_steps=100_000)
     obs, _ = env.reset(seed=0, options={"task": task.id})
     seen = [obs]
     services = json.loads(env.step('{"name": "list_services"}')[0])["services"]

@@ -57,11 +57,12 @@ class FlatTools(gym.Wrapper):
         >>> import gymnasium as gym, compoworld_gym, orjson
         >>> env = FlatTools(gym.make("CompoWorld-v0"))
         >>> obs, _ = env.reset(seed=0)
-        >>> [t["function"]["name"] for t in orjson.loads(obs)["tools"]][:2]
-        ['search_tickets', 'get_ticket']
-        >>> obs, *_ = env.step('{"name": "get_ticket", "arguments": {"ticket_id": "TCK-0013"}}')
-        >>> orjson.loads(obs)["data"]["priority"]
-        'normal'
+        >>> tools = orjson.loads(obs)["tools"]
+        >>> tools[0]["type"], sorted(tools[0]["function"])
+        ('function', ['description', 'name', 'parameters'])
+        >>> obs, *_ = env.step('{"name": "list_services", "arguments": {}}')
+        >>> orjson.loads(obs)["error"]["code"]
+        404
     """
 
     def __init__(self, env: gym.Env) -> None:

@@ -49,8 +49,8 @@ class RubricReward(gym.Wrapper):
         >>> env = RubricReward(gym.make("CompoWorld-v0"), mode="binary")
         >>> _ = env.reset(seed=0)
         >>> _, reward, terminated, _, info = env.step("Nothing to do.")
-        >>> reward, terminated, info["item_passed"]["reports_id"]
-        (0.0, True, False)
+        >>> reward, terminated, info["rubric_reward_mode"]
+        (0.0, True, 'binary')
     """
 
     def __init__(self, env: gym.Env, mode: Union[str, RubricFn] = "fraction",

@@ -101,6 +101,8 @@ class SinkStep:
             write with ``value``; ``record_exists`` items are negated for
             wrong values.
         where: extra call-log argument pattern identifying this write.
+        list_arg: True when ``value_arg`` is a list (e.g. recipients), so
+            call-log patterns use ``$contains``.
     """
 
     service: str
@@ -111,6 +113,7 @@ class SinkStep:
     label: str
     checks: Callable[[Any], list[dict[str, Any]]]
     where: dict[str, Any] = field(default_factory=dict)
+    list_arg: bool = False
 
 
 class Ctx:

@@ -15,6 +15,7 @@ Example:
 
 from __future__ import annotations
 
+import json
 from typing import Any, Optional
 
 import orjson
@@ -26,8 +27,16 @@ from compoworld_gym.world import World
 
 
 def dumps(obj: Any) -> str:
-    """An action object as JSON text (non-string keys allowed)."""
-    return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    """An action object as JSON text.
+
+    Falls back to :func:`json.dumps` for what orjson refuses (integers past
+    64 bits), which also writes ``NaN``/``Infinity`` literals: both are
+    inputs the env must survive.
+    """
+    try:
+        return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(obj, ensure_ascii=False)
 
 
 def call(name: str, **arguments: Any) -> dict[str, Any]:

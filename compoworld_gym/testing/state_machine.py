@@ -121,6 +121,7 @@ class EnvMachine(RuleBasedStateMachine):
     config: ClassVar[MachineConfig]
     _references: ClassVar[dict[Optional[int], bytes]]
     _secrets: ClassVar[dict[str, list[str]]]
+    _strategy_cache: ClassVar[dict[bytes, dict[str, st.SearchStrategy[str]]]]
 
     def __init__(self) -> None:
         super().__init__()
@@ -129,6 +130,7 @@ class EnvMachine(RuleBasedStateMachine):
         self.outputs: list[bytes] = []
         self.done = False
         self.failed = False
+        self.state_key = b""
 
     # -------------------------------------------------------------- helpers
     def fail(self, invariant: str, detail: str) -> None:
@@ -152,7 +154,8 @@ class EnvMachine(RuleBasedStateMachine):
             except Exception as exc:  # noqa: BLE001 - any failure is the finding
                 self.fail("state-invalid", f"service {name!r} state does not validate: {exc}")
             states[name] = data
-        return _dump(states)
+        self.state_key = _dump(states)
+        return self.state_key
 
     def check_obs(self, obs: Any) -> Any:
         """Observation is in the space and is JSON; returns the parsed value."""
@@ -237,7 +240,7 @@ class EnvMachine(RuleBasedStateMachine):
         """Step and check the step invariants."""
         self.trace.append(("step", action))
         world = self.world()
-        before = self.check_states(world) if world is not None else None
+        before = self.state_key  # checked after the previous reset or step
         mutators = self.allowed_to_mutate(world, action) if world is not None else []
         try:
             obs, reward, terminated, truncated, info = self.env.step(action)
@@ -285,12 +288,27 @@ class EnvMachine(RuleBasedStateMachine):
             strategy = final_answers()
         elif world is None:
             strategy = malformed_actions() if kind == "malformed" else st.just(dumps(call("list_services")))
-        elif kind == "meta":
-            strategy = discovery_calls(world).map(dumps)
         else:
-            pools = state_pools(world.services.values())
-            strategy = valid_actions(world, pools) if kind == "call" else malformed_actions(world, pools)
+            strategy = self._world_strategies(world)[kind]
         self.do_step(data.draw(strategy, label="action"))
+
+    def _world_strategies(self, world: World) -> dict[str, st.SearchStrategy[str]]:
+        """Action strategies for the current state, shared by every run that reaches it.
+
+        Keyed by the states' bytes (which name the mounted services), so the
+        pools and strategy objects are built once per distinct state;
+        Hypothesis validates each new strategy object, which is what costs.
+        """
+        cache = self._strategy_cache
+        hit = cache.get(self.state_key)
+        if hit is None:
+            if len(cache) > 256:
+                cache.clear()
+            pools = state_pools(world.services.values())
+            hit = cache[self.state_key] = {"call": valid_actions(world, pools),
+                                           "malformed": malformed_actions(world, pools),
+                                           "meta": discovery_calls(world).map(dumps)}
+        return hit
 
     def teardown(self) -> None:
         """Replay the run in a fresh env and compare everything, then close."""
@@ -368,4 +386,5 @@ def env_state_machine(env_factory: Callable[[], gym.Env], config: MachineConfig 
     if not config.seeds:
         raise ValueError("config.seeds must not be empty")
     return type("FuzzEnvMachine", (EnvMachine,), {
-        "factory": staticmethod(env_factory), "config": config, "_references": {}, "_secrets": {}})
+        "factory": staticmethod(env_factory), "config": config, "_references": {}, "_secrets": {},
+        "_strategy_cache": {}})

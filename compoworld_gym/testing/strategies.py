@@ -63,33 +63,65 @@ class Pools:
     strings: list[str] = field(default_factory=list)
 
 
-def _resolve(node: Any, defs: dict[str, Any]) -> Any:
-    while isinstance(node, dict) and "$ref" in node:
-        node = {**defs[node["$ref"].split("/")[-1]], **{k: v for k, v in node.items() if k != "$ref"}}
-    return node
+class _Node:
+    """A state schema node compiled for fast walking (``$ref`` resolved once)."""
+
+    __slots__ = ("tag", "branches", "props", "extra", "items")
+
+    def __init__(self) -> None:
+        self.tag: Optional[str] = None
+        self.branches: list[_Node] = []
+        self.props: dict[str, _Node] = {}
+        self.extra: Optional[_Node] = None
+        self.items: Optional[_Node] = None
+
+    def empty(self) -> bool:
+        return not (self.tag or self.branches or self.props or self.extra or self.items)
 
 
-def _collect(schema: Any, value: Any, defs: dict[str, Any], by_entity: dict[str, set], depth: int = 0) -> None:
-    """Walk a state value alongside its JSON Schema, filing entity-tagged scalars."""
-    schema = _resolve(schema, defs)
-    if not isinstance(schema, dict) or depth > 40:
-        return
+def _compile(schema: Any, defs: dict[str, Any], memo: dict[str, _Node]) -> Optional[_Node]:
+    """Compile a JSON Schema into a :class:`_Node` tree; None where no entity tag can occur."""
+    if not isinstance(schema, dict):
+        return None
+    ref = schema.get("$ref")
+    if isinstance(ref, str):
+        name = ref.split("/")[-1]
+        if name not in memo:  # recursive models: the placeholder is filled in place
+            memo[name] = _Node()
+            built = _compile({**defs.get(name, {}), **{k: v for k, v in schema.items() if k != "$ref"}},
+                             defs, memo)
+            if built is not None:
+                for slot in _Node.__slots__:
+                    setattr(memo[name], slot, getattr(built, slot))
+        return memo[name]
+    node = _Node()
     tag = schema.get("x-entity")
-    if isinstance(tag, str) and isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        by_entity.setdefault(tag, set()).add(value)
-    for branch in [*schema.get("anyOf", ()), *schema.get("oneOf", ()), *schema.get("allOf", ())]:
-        _collect(branch, value, defs, by_entity, depth + 1)
+    node.tag = tag if isinstance(tag, str) else None
+    for key in ("anyOf", "oneOf", "allOf"):
+        node.branches += [b for b in (_compile(x, defs, memo) for x in schema.get(key, ())) if b is not None]
+    props = schema.get("properties", {})
+    node.props = {k: n for k, n in ((k, _compile(v, defs, memo)) for k, v in props.items()) if n is not None}
+    node.extra = _compile(schema.get("additionalProperties"), defs, memo)
+    node.items = _compile(schema.get("items"), defs, memo)
+    return None if node.empty() else node
+
+
+def _collect(node: _Node, value: Any, by_entity: dict[str, set], depth: int = 0) -> None:
+    """Walk a state value alongside its compiled schema, filing entity-tagged scalars."""
+    if depth > 64:
+        return
+    if node.tag and isinstance(value, (str, int, float)) and not isinstance(value, bool):
+        by_entity.setdefault(node.tag, set()).add(value)
+    for branch in node.branches:
+        _collect(branch, value, by_entity, depth + 1)
     if isinstance(value, dict):
-        props = schema.get("properties", {})
-        extra = schema.get("additionalProperties")
         for key, item in value.items():
-            if key in props:
-                _collect(props[key], item, defs, by_entity, depth + 1)
-            elif isinstance(extra, dict):
-                _collect(extra, item, defs, by_entity, depth + 1)
-    elif isinstance(value, list) and isinstance(schema.get("items"), dict):
+            child = node.props.get(key) or (None if key in node.props else node.extra)
+            if child is not None:
+                _collect(child, item, by_entity, depth + 1)
+    elif isinstance(value, list) and node.items is not None:
         for item in value:
-            _collect(schema["items"], item, defs, by_entity, depth + 1)
+            _collect(node.items, item, by_entity, depth + 1)
 
 
 def _strings(value: Any, out: set[str]) -> None:
@@ -107,8 +139,9 @@ def _strings(value: Any, out: set[str]) -> None:
 
 
 @functools.lru_cache(maxsize=512)
-def _state_schema(cls: type[Service]) -> dict[str, Any]:
-    return cls.State.model_json_schema()
+def _state_walker(cls: type[Service]) -> Optional[_Node]:
+    schema = cls.State.model_json_schema()
+    return _compile(schema, schema.get("$defs", {}), {})
 
 
 def state_pools(services: Iterable[Service]) -> Pools:
@@ -124,9 +157,10 @@ def state_pools(services: Iterable[Service]) -> Pools:
     by_entity: dict[str, set] = {}
     strings: set[str] = set()
     for svc in services:
-        schema = _state_schema(type(svc))
+        walker = _state_walker(type(svc))
         data = svc.state_dict()
-        _collect(schema, data, schema.get("$defs", {}), by_entity)
+        if walker is not None:
+            _collect(walker, data, by_entity)
         _strings(data, strings)
     return Pools(by_entity={k: sorted(v, key=repr) for k, v in sorted(by_entity.items())},
                  strings=sorted(strings))
@@ -233,13 +267,38 @@ def schema_values(schema: dict[str, Any], pools: Optional[Pools] = None) -> st.S
     """
     if not isinstance(schema, dict) or not schema:
         return _SCALAR_JSON
-    random_part = _random_values(schema, pools)
+    if pools is None or not _is_composite(schema):
+        random_part = _cached_random(schema)
+    else:
+        random_part = _random_values(schema, pools)
     if pools is None:
         return random_part
     pooled = _pool_candidates(schema, pools)
     if not pooled:
         return random_part
     return st.one_of(st.sampled_from(pooled), random_part)
+
+
+_RANDOM_CACHE: dict[int, tuple[dict[str, Any], st.SearchStrategy[Any]]] = {}
+
+
+def _cached_random(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
+    """The pool-free strategy of a schema, built once per schema object.
+
+    Reusing strategy objects matters: Hypothesis validates each new one.
+    The cache keeps the schema alive, so its ``id`` is never reused.
+    """
+    hit = _RANDOM_CACHE.get(id(schema))
+    if hit is None or hit[0] is not schema:
+        if len(_RANDOM_CACHE) > 20_000:
+            _RANDOM_CACHE.clear()
+        hit = _RANDOM_CACHE[id(schema)] = (schema, _random_values(schema, None))
+    return hit[1]
+
+
+def _is_composite(schema: dict[str, Any]) -> bool:
+    return bool(schema.get("anyOf") or schema.get("oneOf") or schema.get("allOf")
+                or schema.get("type") in ("array", "object") or "properties" in schema)
 
 
 def _pool_candidates(schema: dict[str, Any], pools: Pools) -> list[Any]:
@@ -320,4 +379,6 @@ def tool_arguments(spec: ToolSpec, pools: Optional[Pools] = None) -> st.SearchSt
         A strategy of JSON objects (dicts) that satisfy the schema; the tool
         may still reject them for semantic reasons (404, 409, 422).
     """
-    return _object_strategy({**spec.input_schema, "type": "object"}, pools)
+    if pools is None:
+        return _cached_random(spec.input_schema)
+    return _object_strategy(spec.input_schema, pools)

@@ -15,7 +15,6 @@ from compoworld_gym.service import Record, ServiceState
 Branch = Annotated[str, entity("branch")]
 IssueNumber = Annotated[int, entity("issue_id")]
 PullNumber = Annotated[int, entity("pull_request_id")]
-Direction = Literal["asc", "desc"]
 
 
 class GitUser(Record):

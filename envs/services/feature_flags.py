@@ -21,6 +21,7 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import DateTime, Email, Id
+from compoworld_gym.envs.services._accounts import ACCOUNTS
 from compoworld_gym.envs.services._common import email_for
 from compoworld_gym.envs.services._company import DOMAIN
 from compoworld_gym.envs.services._engineering import ENGINEERS, team_engineers
@@ -481,7 +482,7 @@ class FeatureFlags(Service):
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> FeatureFlagsState:
         state = FeatureFlagsState()
         beta = [email_for(fake.name(), fake.free_email_domain()) for _ in range(6)]
-        enterprise = [email_for(fake.name(), d) for d in ("globex.example", "initech.example", "umbrella.example")]
+        enterprise = [a.contact_email for a in rng.sample(ACCOUNTS, 3)]
         state.segments = {s.key: s for s in (
             Segment(key="beta-testers", name="Beta testers", description="Customers in the beta programme.",
                     included=beta),

@@ -1,0 +1,131 @@
+"""Helpers for writing built-in tasks: seeded states, lookups, checks, steps."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Callable
+
+from compoworld_gym.catalog import get_service
+from compoworld_gym.tasks import MetaCall, Task
+
+#: The fixed date of every built-in task (as in the paper's sample).
+TODAY = dt.date(2026, 1, 15)
+#: Services listed but not needed, so list_services shows more than a task needs.
+DISTRACTORS = ["github", "inventory", "orders", "deployments", "payroll", "social", "hotels", "expenses",
+               "drive", "feature_flags"]
+
+BUILDERS: list[Callable[[], Task]] = []
+
+
+def builder(fn: Callable[[], Task]) -> Callable[[], Task]:
+    """Register a task builder (kept in definition order)."""
+    BUILDERS.append(fn)
+    return fn
+
+
+def seed_json(service: str, seed: int = 0) -> dict[str, Any]:
+    """The seeded state of ``service`` for :data:`TODAY` as a JSON dict."""
+    return get_service(service).seed_state(seed, TODAY).model_dump(mode="json")
+
+
+def distractors(n: int, exclude: tuple[str, ...] = ()) -> list[str]:
+    """The first ``n`` default distractors that exist in the catalog and are not excluded."""
+    from compoworld_gym.catalog import service_names
+
+    known = set(service_names())
+    return [d for d in DISTRACTORS if d in known and d not in exclude][:n]
+
+
+def kb_rule(kb: dict[str, Any], title: str) -> dict[str, Any]:
+    """The published knowledge-base article called ``title``."""
+    return next(a for a in kb["articles"].values() if a["title"] == title and a["status"] == "published")
+
+
+def channel_id(slack: dict[str, Any], name: str) -> str:
+    """The Slack channel id of channel ``name`` (no ``#``)."""
+    return next(c["id"] for c in slack["channels"].values() if c["name"] == name)
+
+
+def plant_ticket(helpdesk: dict[str, Any], **fields: Any) -> str:
+    """Add a ticket with the next free id; returns the id."""
+    n = helpdesk["counters"].get("TCK", 1)
+    tid = f"TCK-{n:04d}"
+    helpdesk["counters"]["TCK"] = n + 1
+    ticket = {"status": "open", "priority": "normal", "assignee_email": None, "tags": [], "comments": [],
+              "created_on": "2026-01-08", "due_date": None, **fields, "id": tid}
+    ticket.setdefault("tags", [ticket["category"]])
+    helpdesk["tickets"][tid] = ticket
+    return tid
+
+
+def plant_email(gmail: dict[str, Any], sender: str, subject: str, body: str, date: str,
+                labels: tuple[str, ...] = ("INBOX", "UNREAD")) -> str:
+    """Add an inbound message (its own thread); returns the message id."""
+    n, t = gmail["counters"]["MSG"], gmail["counters"]["THR"]
+    mid, tid = f"MSG-{n:04d}", f"THR-{t:04d}"
+    gmail["counters"]["MSG"], gmail["counters"]["THR"] = n + 1, t + 1
+    gmail["messages"][mid] = {"id": mid, "thread_id": tid, "sender": sender, "to": [gmail["email_address"]],
+                              "cc": [], "bcc": [], "subject": subject, "body": body,
+                              "label_ids": list(labels), "date": date}
+    return mid
+
+
+def quiet_overdue(helpdesk: dict[str, Any]) -> None:
+    """Push every unresolved seeded ticket's due date past today, so only planted ones are overdue."""
+    for t in helpdesk["tickets"].values():
+        if t["status"] in ("new", "open", "pending") and t["due_date"] and t["due_date"] < TODAY.isoformat():
+            t["due_date"] = (TODAY + dt.timedelta(days=4)).isoformat()
+
+
+def call(tool_name: str, **arguments: Any) -> MetaCall:
+    """A reference ``call_tool`` step."""
+    return MetaCall(name="call_tool", arguments={"tool_name": tool_name, "arguments": arguments})
+
+
+def meta(name: str, **arguments: Any) -> MetaCall:
+    """A reference discovery step (``list_services`` / ``list_tools`` / ``describe_tool``)."""
+    return MetaCall(name=name, arguments=arguments)
+
+
+# ----------------------------------------------------------------- checks
+def _contains_all(values: tuple[str, ...]) -> dict[str, Any]:
+    if len(values) == 1:
+        return {"$contains": values[0]}
+    return {"$all": [{"$contains": v} for v in values]}
+
+
+def sent_email(cid: str, to: str, desc: str, *contains: str, cc: str | None = None) -> dict[str, Any]:
+    """Check: a sent Gmail message to ``to`` whose body contains every value (case-insensitive)."""
+    where: dict[str, Any] = {"label_ids": {"$contains": "SENT"}, "to": {"$contains": to}}
+    if contains:
+        where["body"] = _contains_all(contains)
+    if cc:
+        where["cc"] = {"$contains": cc}
+    return {"kind": "record_exists", "id": cid, "description": desc, "service": "gmail",
+            "collection": "messages", "where": where}
+
+
+def slack_post(cid: str, channel: str, desc: str, *contains: str) -> dict[str, Any]:
+    """Check: a message in Slack channel id ``channel`` containing each value."""
+    where: dict[str, Any] = {"channel_id": channel}
+    if contains:
+        where["text"] = _contains_all(contains)
+    return {"kind": "record_exists", "id": cid, "description": desc, "service": "slack",
+            "collection": "messages", "where": where}
+
+
+def ticket_is(cid: str, tid: str, desc: str, **where: Any) -> dict[str, Any]:
+    """Check: helpdesk ticket ``tid`` matches ``where``."""
+    return {"kind": "record_matches", "id": cid, "description": desc, "service": "helpdesk",
+            "collection": "tickets", "record_id": tid, "where": where}
+
+
+def unchanged(cid: str, service: str, collection: str, record_id: str, desc: str) -> dict[str, Any]:
+    """Check: a record is exactly as it was at reset."""
+    return {"kind": "record_unchanged", "id": cid, "description": desc, "service": service,
+            "collection": collection, "record_id": record_id}
+
+
+def answer(cid: str, desc: str, *values: str) -> dict[str, Any]:
+    """Check: the final answer contains every value."""
+    return {"kind": "answer_contains", "id": cid, "description": desc, "values": list(values)}

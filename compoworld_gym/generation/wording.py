@@ -1,0 +1,70 @@
+"""Instruction wording: several templates per part, chosen by the task's seed.
+
+An instruction has a goal (one sentence pair per step of the chain), house
+rules and the report wanted at the end. Values the agent must discover
+never appear; only cues (reference codes, subjects) and fixed parameters do.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+OPENERS = (
+    "I need some cross-team cleanup done today.",
+    "Please take care of the following for me.",
+    "Here is a small piece of operations work.",
+    "A customer case needs follow-up across our tools.",
+    "Can you handle this request end to end?",
+)
+FIND = (
+    "In {svc}, find {noun} {locate}.",
+    "Look up {noun} {locate} in {svc}.",
+    "Check {svc} for {noun} {locate}.",
+    "Use {svc} to find out {noun} {locate}.",
+)
+THEN = ("Then {act}.", "Next, {act}.", "With that, {act}.", "Once you have it, {act}.")
+REVISIT = ("Afterwards, go back and {act}.", "Finally return to it and {act}.")
+RULE_HEADS = ("House rules:", "Rules to follow:", "Please respect these rules:")
+GENERIC_RULES = (
+    "Do not change records this request does not mention.",
+    "Look values up; never guess ids or addresses.",
+)
+REPORT = (
+    "In your final answer, report {noun} you found.",
+    "When you are done, tell me {noun} you used.",
+    "Finish with a short summary that states {noun}.",
+)
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _svc(hooks: dict[str, Any], name: str) -> str:
+    hook = hooks.get(name)
+    return hook.label if hook is not None else name.replace("_", " ")
+
+
+def instruction(rng: random.Random, hops: list[Any], hooks: dict[str, Any], rules: list[str],
+                reported: Any) -> str:
+    """The user message of a task.
+
+    Args:
+        rng: the task's random source (template choices).
+        hops: the design's hops (fact + sink per step).
+        hooks: ``{service: ServiceHook}`` (service labels).
+        rules: house rules gathered by the design.
+        reported: the fact whose value the final answer must state.
+    """
+    parts = [rng.choice(OPENERS)]
+    for hop in hops:
+        fact = hop.fact
+        parts.append(rng.choice(FIND).format(svc=_svc(hooks, fact.service), noun=fact.noun, locate=fact.locate))
+        act = hop.sink.phrase.format(ref=fact.ref)
+        template = rng.choice(REVISIT) if hop.step.revisit else rng.choice(THEN)
+        parts.append(template.format(act=act))
+    lines = [" ".join(parts), "", rng.choice(RULE_HEADS)]
+    lines += [f"- {_cap(r)}" for r in [*rules, rng.choice(GENERIC_RULES)]]
+    lines += ["", rng.choice(REPORT).format(noun=reported.noun)]
+    return "\n".join(lines)

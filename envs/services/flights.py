@@ -1,0 +1,478 @@
+"""Flights: search a fixed airline timetable, book, change and cancel.
+
+No flight-booking server is in ``shared/mcp-specs/servers.jsonl``; the
+interface is designed the way Amadeus / Duffel flight APIs look (offer
+search by origin, destination, date and passenger count; orders with named
+passengers; fare brands with change and refund conditions). The timetable is
+a built-in constant (:data:`SCHEDULES`): flight ``PA101`` operating on
+2026-01-20 has flight id ``PA101-20260120``. Seats already sold come from a
+seeded load factor plus the bookings in the state. Fares: base fare x fare
+class multiplier x advance-purchase factor (see :func:`fare`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+import zlib
+from typing import Literal, NamedTuple, Optional
+
+from faker import Faker
+from pydantic import Field
+
+from compoworld_gym.entities import City, Date, DateTime, Email, Id, Money, PersonName
+from compoworld_gym.envs.services._common import email_for
+from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
+from compoworld_gym.service import DAY_START, Record, Service, ServiceState, tool
+
+FareClass = Literal["basic", "standard", "flex"]
+CLASS_MULT = {"basic": 1.0, "standard": 1.35, "flex": 1.9}
+#: Per-passenger fees in USD; None = not allowed.
+CHANGE_FEE = {"basic": None, "standard": 75.0, "flex": 0.0}
+CANCEL_FEE = {"basic": None, "standard": 100.0, "flex": 0.0}
+SEARCH_HORIZON_DAYS = 330
+
+
+class Airport(NamedTuple):
+    code: str
+    name: str
+    city: str
+    country: str
+    utc_offset: int  # hours, winter time
+
+
+AIRPORTS = {a.code: a for a in (
+    Airport("SFO", "San Francisco International", "San Francisco", "US", -8),
+    Airport("LAX", "Los Angeles International", "Los Angeles", "US", -8),
+    Airport("SEA", "Seattle-Tacoma International", "Seattle", "US", -8),
+    Airport("AUS", "Austin-Bergstrom International", "Austin", "US", -6),
+    Airport("ORD", "Chicago O'Hare International", "Chicago", "US", -6),
+    Airport("JFK", "John F. Kennedy International", "New York", "US", -5),
+    Airport("BOS", "Boston Logan International", "Boston", "US", -5),
+    Airport("LHR", "London Heathrow", "London", "GB", 0),
+    Airport("CDG", "Paris Charles de Gaulle", "Paris", "FR", 1),
+)}
+
+
+class Schedule(NamedTuple):
+    flight_number: str
+    airline: str
+    origin: str
+    destination: str
+    depart: dt.time
+    minutes: int
+    weekdays: tuple[int, ...]  # 0 = Monday
+    capacity: int
+    base_fare: float
+
+
+_ROUTES = (  # origin, destination, block minutes, base fare USD
+    ("SFO", "JFK", 330, 289.0), ("SFO", "ORD", 255, 219.0), ("SFO", "SEA", 125, 129.0), ("SFO", "AUS", 215, 189.0),
+    ("SFO", "BOS", 340, 299.0), ("LAX", "JFK", 320, 279.0), ("LAX", "AUS", 190, 169.0), ("SEA", "ORD", 240, 209.0),
+    ("AUS", "ORD", 150, 159.0), ("AUS", "JFK", 225, 219.0), ("ORD", "JFK", 135, 149.0), ("ORD", "BOS", 130, 159.0),
+    ("JFK", "BOS", 75, 99.0), ("JFK", "LHR", 420, 549.0), ("BOS", "LHR", 390, 529.0), ("JFK", "CDG", 445, 569.0),
+    ("ORD", "LHR", 480, 589.0), ("LHR", "CDG", 80, 119.0),
+)
+_AIRLINES = (("PA", "Pacific Air"), ("LS", "Lone Star Airways"), ("AJ", "Atlantic Jet"))
+
+
+def _build_schedules() -> dict[str, Schedule]:
+    out: dict[str, Schedule] = {}
+    for i, (a, b, minutes, fare_usd) in enumerate(_ROUTES):
+        code, airline = _AIRLINES[i % 3]
+        intl = "LHR" in (a, b) or "CDG" in (a, b)
+        days = (0, 2, 4, 6) if a == "ORD" and b == "LHR" else tuple(range(7))
+        for d, (src, dst) in enumerate(((a, b), (b, a))):
+            for k, hour in enumerate((7 + i % 3, 16 + i % 4)):
+                num = f"{code}{100 + i * 4 + d * 2 + k}"
+                out[num] = Schedule(num, airline, src, dst, dt.time(hour, (i * 15) % 60), minutes, days,
+                                    280 if intl else 160, fare_usd)
+    return out
+
+
+#: The built-in timetable: flight number -> schedule (72 flights).
+SCHEDULES: dict[str, Schedule] = _build_schedules()
+#: (origin, destination) -> schedules, so a search touches one route only.
+BY_ROUTE: dict[tuple[str, str], list[Schedule]] = {}
+for _s in SCHEDULES.values():
+    BY_ROUTE.setdefault((_s.origin, _s.destination), []).append(_s)
+
+
+def fare(s: Schedule, fare_class: str, departure: dt.date, booked_on: dt.date) -> float:
+    """Per-passenger fare in USD: base x class multiplier x advance factor
+    (under 3 days 1.5, under 7 days 1.25, under 14 days 1.1, else 1.0)."""
+    days = (departure - booked_on).days
+    adv = 1.5 if days < 3 else 1.25 if days < 7 else 1.1 if days < 14 else 1.0
+    return round(s.base_fare * CLASS_MULT[fare_class] * adv, 2)
+
+
+class Passenger(Record):
+    """A traveller on a booking."""
+
+    name: PersonName = Field(description="Full name as on the passport.")
+    email: Email = Field(description="Passenger's email for notifications.")
+
+
+class FlightBooking(Record):
+    """A flight booking (order)."""
+
+    id: Id("booking") = Field(description="Booking id, e.g. FB-0001.")
+    flight_id: Id("flight") = Field(description="Flight id, e.g. PA101-20260120.")
+    flight_number: str = Field(description="Marketing flight number.")
+    origin: str = Field(description="Origin airport IATA code.")
+    destination: str = Field(description="Destination airport IATA code.")
+    origin_city: City = Field(description="Origin city.")
+    destination_city: City = Field(description="Destination city.")
+    departure: DateTime = Field(description="Local departure time at the origin.")
+    arrival: DateTime = Field(description="Local arrival time at the destination.")
+    fare_class: FareClass = Field(description="basic, standard or flex.")
+    passengers: list[Passenger] = Field(min_length=1, description="Travellers.")
+    contact_email: Email = Field(description="Who receives booking emails.")
+    price_per_passenger: Money = Field(description="USD fare per traveller.")
+    total_paid: Money = Field(description="USD charged so far (fares plus change fees).")
+    status: Literal["confirmed", "cancelled"] = Field(description="Booking status.")
+    refund_amount: Money = Field(default=0.0, description="USD refunded on cancellation.")
+    booked_on: Date = Field(description="Date booked.")
+    history: list[str] = Field(default_factory=list, description="Changes, oldest first.")
+
+
+class FlightsState(ServiceState):
+    """Bookings plus the seed of the timetable's background seat load."""
+
+    bookings: dict[str, FlightBooking] = Field(default_factory=dict, description="Bookings by id.")
+    load_salt: int = Field(default=0, description="Seeds how full each flight is before these bookings.")
+
+
+class Flights(Service):
+    """Flight search over a fixed timetable, bookings with named passengers, fare-rule changes and refunds."""
+
+    name = "flights"
+    description = "Airline flights: search a timetable, fares and seats, book passengers, change or cancel under fare rules."
+    domain = "travel"
+    spec_source = None
+    State = FlightsState
+
+    # ---------------------------------------------------------------- helpers
+    def _airport(self, text: str) -> Airport:
+        key = text.strip()
+        if key.upper() in AIRPORTS:
+            return AIRPORTS[key.upper()]
+        for a in AIRPORTS.values():
+            if a.city.lower() == key.lower():
+                return a
+        raise NotFound(f"no airport matches {text!r}; use list_airports (codes like SFO, or city names).")
+
+    def _flight(self, flight_id: str) -> tuple[Schedule, dt.date]:
+        num, _, day = flight_id.partition("-")
+        s = SCHEDULES.get(num.upper())
+        try:
+            date = dt.datetime.strptime(day, "%Y%m%d").date()
+        except ValueError:
+            s = None
+        if s is None or date.weekday() not in s.weekdays:
+            raise NotFound(f"flight {flight_id!r} does not exist; ids look like PA101-20260120 (from search_flights).")
+        return s, date
+
+    def _times(self, s: Schedule, date: dt.date) -> tuple[dt.datetime, dt.datetime]:
+        dep = dt.datetime.combine(date, s.depart)
+        shift = AIRPORTS[s.destination].utc_offset - AIRPORTS[s.origin].utc_offset
+        return dep, dep + dt.timedelta(minutes=s.minutes, hours=shift)
+
+    def _seats_left(self, s: Schedule, flight_id: str) -> int:
+        h = zlib.crc32(f"{self.state.load_salt}:{flight_id}".encode())
+        background = s.capacity if h % 23 == 0 else s.capacity - 4 - h % 60  # ~4% sold out
+        mine = sum(len(b.passengers) for b in self.state.bookings.values()
+                   if b.flight_id == flight_id and b.status == "confirmed")
+        return max(0, s.capacity - background - mine)
+
+    def _clock(self) -> dt.datetime:
+        # Read the logical clock without advancing it (reads must not change state).
+        return dt.datetime.combine(self.today, DAY_START) + dt.timedelta(minutes=self.state.clock)
+
+    def _offer(self, s: Schedule, date: dt.date, fare_class: str, passengers: int) -> dict:
+        fid = f"{s.flight_number}-{date:%Y%m%d}"
+        dep, arr = self._times(s, date)
+        price = fare(s, fare_class, date, self.today)
+        return {"flight_id": fid, "flight_number": s.flight_number, "airline": s.airline, "origin": s.origin,
+                "destination": s.destination, "departure": dep, "arrival": arr, "duration_minutes": s.minutes,
+                "seats_left": self._seats_left(s, fid), "fare_class": fare_class, "price_per_passenger": price,
+                "total_price": round(price * passengers, 2)}
+
+    def _booking(self, booking_id: str) -> FlightBooking:
+        return self.lookup(self.state.bookings, booking_id, "booking")
+
+    def _bookable(self, s: Schedule, date: dt.date, fid: str, pax: int) -> None:
+        dep, _ = self._times(s, date)
+        if dep <= self._clock():
+            raise Unprocessable(f"flight {fid} departs {dep}; it can no longer be booked.")
+        if (date - self.today).days > SEARCH_HORIZON_DAYS:
+            raise Unprocessable(f"bookings open {SEARCH_HORIZON_DAYS} days ahead; {date} is too far out.")
+        left = self._seats_left(s, fid)
+        if left < pax:
+            raise Conflict(f"flight {fid} has {left} seats left, {pax} needed; search another flight.")
+
+    # ------------------------------------------------------------------ reads
+    @tool(read_only=True)
+    def list_airports(self, query: Optional[str] = None) -> list[dict]:
+        """List served airports (IATA code, name, city, country), optionally filtered by text.
+
+        Args:
+            query: case-insensitive text in the code, name or city.
+        """
+        q = (query or "").lower()
+        return [a._asdict() for a in AIRPORTS.values()
+                if q in a.code.lower() or q in a.name.lower() or q in a.city.lower()]
+
+    @tool(read_only=True)
+    def search_flights(
+        self,
+        origin: str = Field(min_length=2),
+        destination: str = Field(min_length=2),
+        departure_date: Date = Field(),
+        passengers: int = Field(default=1, ge=1, le=9),
+        fare_class: FareClass = "standard",
+        max_price: Optional[Money] = Field(default=None, gt=0),
+        sort_by: Literal["price", "departure", "duration"] = "departure",
+    ) -> list[dict]:
+        """Search direct flights on a date with enough free seats, with fares for a fare class.
+
+        Args:
+            origin: origin IATA code or city, e.g. 'SFO' or 'San Francisco'.
+            destination: destination IATA code or city.
+            departure_date: travel date (YYYY-MM-DD), today up to 330 days ahead.
+            passengers: number of travellers (1-9).
+            fare_class: basic (no changes/refunds), standard or flex (fully flexible).
+            max_price: only offers at or below this USD price per passenger.
+            sort_by: price, departure or duration.
+        """
+        a, b = self._airport(origin), self._airport(destination)
+        if departure_date < self.today or (departure_date - self.today).days > SEARCH_HORIZON_DAYS:
+            raise Unprocessable(f"departure_date must be between {self.today} and "
+                                f"{self.today + dt.timedelta(days=SEARCH_HORIZON_DAYS)}.")
+        now = self._clock()
+        out = []
+        for s in BY_ROUTE.get((a.code, b.code), ()):
+            if departure_date.weekday() not in s.weekdays:
+                continue
+            o = self._offer(s, departure_date, fare_class, passengers)
+            if o["seats_left"] >= passengers and o["departure"] > now and (
+                    max_price is None or o["price_per_passenger"] <= max_price):
+                out.append(o)
+        key = {"price": "price_per_passenger", "departure": "departure", "duration": "duration_minutes"}[sort_by]
+        return sorted(out, key=lambda o: (o[key], o["departure"]))
+
+    @tool(read_only=True)
+    def get_flight(self, flight_id: Id("flight")) -> dict:
+        """Get one flight on one date: times, aircraft capacity, seats left and all fares.
+
+        Args:
+            flight_id: e.g. PA101-20260120 (flight number, dash, YYYYMMDD).
+        """
+        s, date = self._flight(flight_id)
+        o = self._offer(s, date, "standard", 1)
+        for k in ("fare_class", "price_per_passenger", "total_price"):
+            o.pop(k)
+        o["fares"] = {c: fare(s, c, date, self.today) for c in CLASS_MULT}
+        o["origin_city"], o["destination_city"] = AIRPORTS[s.origin].city, AIRPORTS[s.destination].city
+        return o
+
+    @tool(read_only=True)
+    def get_fare_rules(self) -> list[dict]:
+        """The change and cancellation rules of each fare class (fees are USD per passenger)."""
+        return [{"fare_class": c, "price_multiplier": CLASS_MULT[c], "changeable": CHANGE_FEE[c] is not None,
+                 "change_fee": CHANGE_FEE[c], "refundable": CANCEL_FEE[c] is not None, "cancel_fee": CANCEL_FEE[c],
+                 "note": "A change also costs any increase in fare; a lower fare is not refunded."}
+                for c in CLASS_MULT]
+
+    @tool(read_only=True, returns=FlightBooking)
+    def get_flight_booking(self, booking_id: Id("booking")) -> dict:
+        """Get one flight booking with passengers, price and history.
+
+        Args:
+            booking_id: the booking id, e.g. FB-0002.
+        """
+        return self._booking(booking_id).model_dump()
+
+    @tool(read_only=True, returns=list[FlightBooking])
+    def list_flight_bookings(
+        self, email: Optional[Email] = None, status: Optional[Literal["confirmed", "cancelled"]] = None,
+        limit: int = Field(default=50, ge=1, le=200),
+    ) -> list[dict]:
+        """List bookings, optionally those whose contact or a passenger has this email.
+
+        Args:
+            email: contact or passenger email.
+            status: confirmed or cancelled.
+            limit: maximum number of bookings (1-200).
+        """
+        low = email.lower() if email else None
+        return [b.model_dump(exclude={"history"}) for b in self.state.bookings.values()
+                if (status is None or b.status == status) and (low is None or b.contact_email.lower() == low
+                                                               or any(p.email.lower() == low for p in b.passengers))][:limit]
+
+    @tool(read_only=True)
+    def get_flight_status(self, flight_id: Id("flight")) -> dict:
+        """Get the operational status of a flight: scheduled, delayed, departed or landed.
+
+        Args:
+            flight_id: e.g. PA101-20260120.
+        """
+        s, date = self._flight(flight_id)
+        dep, arr = self._times(s, date)
+        h = zlib.crc32(f"status:{flight_id}".encode())
+        delay = 15 * (h % 4 + 1) if h % 5 == 0 else 0
+        now = self._clock()
+        dep_est = dep + dt.timedelta(minutes=delay)
+        status = ("landed" if arr + dt.timedelta(minutes=delay) <= now else "departed" if dep_est <= now
+                  else "delayed" if delay else "scheduled")
+        return {"flight_id": flight_id, "status": status, "delay_minutes": delay, "scheduled_departure": dep,
+                "estimated_departure": dep_est, "estimated_arrival": arr + dt.timedelta(minutes=delay)}
+
+    # ----------------------------------------------------------------- writes
+    @tool(read_only=False, returns=FlightBooking)
+    def book_flight(
+        self,
+        flight_id: Id("flight"),
+        passengers: list[Passenger] = Field(min_length=1, max_length=9),
+        contact_email: Email = Field(min_length=3),
+        fare_class: FareClass = "standard",
+    ) -> dict:
+        """Book seats on a flight for named passengers; the fare is charged at today's price.
+
+        Args:
+            flight_id: from search_flights, e.g. PA101-20260120.
+            passengers: travellers, each {"name", "email"} (1-9).
+            contact_email: who receives the confirmation.
+            fare_class: basic, standard or flex (see get_fare_rules).
+        """
+        s, date = self._flight(flight_id)
+        names = [p.name.lower() for p in passengers]
+        if len(set(names)) != len(names):
+            raise InvalidArgument("each passenger must be listed once.")
+        self._bookable(s, date, flight_id, len(passengers))
+        dep, arr = self._times(s, date)
+        price = fare(s, fare_class, date, self.today)
+        b = FlightBooking(
+            id=self.new_id("FB"), flight_id=flight_id, flight_number=s.flight_number, origin=s.origin,
+            destination=s.destination, origin_city=AIRPORTS[s.origin].city,
+            destination_city=AIRPORTS[s.destination].city, departure=dep, arrival=arr, fare_class=fare_class,
+            passengers=list(passengers), contact_email=contact_email, price_per_passenger=price,
+            total_paid=round(price * len(passengers), 2), status="confirmed", booked_on=self.today)
+        self.state.bookings[b.id] = b
+        return b.model_dump()
+
+    @tool(read_only=False, returns=FlightBooking)
+    def change_flight_booking(self, booking_id: Id("booking"), new_flight_id: Id("flight")) -> dict:
+        """Move a booking to another flight on the same route; pays the change fee and any fare increase.
+
+        Args:
+            booking_id: a confirmed booking.
+            new_flight_id: the new flight (same origin and destination).
+        """
+        b = self._booking(booking_id)
+        if b.status != "confirmed":
+            raise Conflict(f"booking {booking_id} is {b.status}.")
+        fee = CHANGE_FEE[b.fare_class]
+        if fee is None:
+            raise Conflict(f"booking {booking_id} is a basic fare: changes are not allowed. "
+                           "Cancel is not refundable either; book a new flight instead.")
+        if b.departure <= self._clock():
+            raise Conflict(f"flight {b.flight_id} has departed; the booking can no longer change.")
+        s, date = self._flight(new_flight_id)
+        if (s.origin, s.destination) != (b.origin, b.destination):
+            raise Unprocessable(f"{new_flight_id} flies {s.origin}-{s.destination}; the booking is "
+                                f"{b.origin}-{b.destination}. Changes keep the route.")
+        if new_flight_id == b.flight_id:
+            raise InvalidArgument("new_flight_id is the booking's current flight.")
+        pax = len(b.passengers)
+        self._bookable(s, date, new_flight_id, pax)
+        new_price = fare(s, b.fare_class, date, self.today)
+        charge = round(pax * (fee + max(0.0, new_price - b.price_per_passenger)), 2)
+        dep, arr = self._times(s, date)
+        b.history.append(f"{self.today}: changed {b.flight_id} -> {new_flight_id}, charged {charge:.2f} USD")
+        b.flight_id, b.flight_number, b.departure, b.arrival = new_flight_id, s.flight_number, dep, arr
+        b.price_per_passenger = max(b.price_per_passenger, new_price)
+        b.total_paid = round(b.total_paid + charge, 2)
+        return {**b.model_dump(), "charged": charge}
+
+    @tool(read_only=False, destructive=True, returns=FlightBooking)
+    def cancel_flight_booking(self, booking_id: Id("booking")) -> dict:
+        """Cancel a booking before departure; the refund follows the fare class rules.
+
+        Args:
+            booking_id: a confirmed booking.
+        """
+        b = self._booking(booking_id)
+        if b.status != "confirmed":
+            raise Conflict(f"booking {booking_id} is already {b.status}.")
+        if b.departure <= self._clock():
+            raise Conflict(f"flight {b.flight_id} has departed; it cannot be cancelled.")
+        fee = CANCEL_FEE[b.fare_class]
+        b.refund_amount = 0.0 if fee is None else round(max(0.0, b.total_paid - fee * len(b.passengers)), 2)
+        b.status = "cancelled"
+        b.history.append(f"{self.today}: cancelled, refund {b.refund_amount:.2f} USD")
+        return b.model_dump()
+
+    @tool(read_only=False, returns=FlightBooking)
+    def update_passenger(
+        self, booking_id: Id("booking"), passenger_index: int = Field(ge=0, le=8),
+        name: Optional[PersonName] = Field(default=None, min_length=3), email: Optional[Email] = None,
+    ) -> dict:
+        """Correct a passenger's name spelling or email; tickets are not transferable (last name must stay).
+
+        Args:
+            booking_id: a confirmed booking.
+            passenger_index: position in the passenger list, 0-based.
+            name: corrected full name (same last name).
+            email: new email.
+        """
+        b = self._booking(booking_id)
+        if b.status != "confirmed":
+            raise Conflict(f"booking {booking_id} is {b.status}.")
+        if passenger_index >= len(b.passengers):
+            raise NotFound(f"booking {booking_id} has {len(b.passengers)} passengers (index 0..{len(b.passengers) - 1}).")
+        if name is None and email is None:
+            raise InvalidArgument("give name or email to update.")
+        p = b.passengers[passenger_index]
+        if name is not None:
+            if name.split()[-1].lower() != p.name.split()[-1].lower():
+                raise Unprocessable(f"tickets are not transferable: the last name must stay "
+                                    f"{p.name.split()[-1]!r}; cancel and rebook for another traveller.")
+            b.history.append(f"{self.today}: name {p.name!r} -> {name!r}")
+            p.name = name
+        if email is not None:
+            p.email = email
+        return b.model_dump()
+
+    # ------------------------------------------------------------------ seeds
+    @classmethod
+    def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> FlightsState:
+        st = FlightsState(load_salt=rng.randrange(10**6))
+        svc = cls(st, today=today)
+        numbers = sorted(SCHEDULES)
+        n = 0
+        while n < 8:
+            s = SCHEDULES[rng.choice(numbers)]
+            date = today + dt.timedelta(days=rng.randint(3, 40))
+            fid = f"{s.flight_number}-{date:%Y%m%d}"
+            if date.weekday() not in s.weekdays or svc._seats_left(s, fid) < 3:
+                continue
+            n += 1
+            lead = fake.name()
+            pax = [Passenger(name=lead, email=email_for(lead, fake.free_email_domain()))]
+            if n % 3 == 0:
+                other = f"{fake.first_name()} {lead.split()[-1]}"
+                pax.append(Passenger(name=other, email=email_for(other, fake.free_email_domain())))
+            cls_ = ("basic", "standard", "flex")[n % 3]
+            booked = today - dt.timedelta(days=rng.randint(1, 20))
+            dep, arr = svc._times(s, date)
+            price = fare(s, cls_, date, booked)
+            st.bookings[f"FB-{n:04d}"] = FlightBooking(
+                id=f"FB-{n:04d}", flight_id=fid, flight_number=s.flight_number, origin=s.origin,
+                destination=s.destination, origin_city=AIRPORTS[s.origin].city,
+                destination_city=AIRPORTS[s.destination].city, departure=dep, arrival=arr, fare_class=cls_,
+                passengers=pax, contact_email=pax[0].email, price_per_passenger=price,
+                total_paid=round(price * len(pax), 2), status="cancelled" if n == 8 else "confirmed",
+                refund_amount=0.0, booked_on=booked)
+        st.counters["FB"] = n + 1
+        return st
