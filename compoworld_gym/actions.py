@@ -90,6 +90,12 @@ def parse_action(action: Any) -> ParsedAction:
         return _bad(f"an action must be a string, got {type(action).__name__}.")
     if len(action) > MAX_ACTION_CHARS:
         return _bad(f"action is {len(action)} characters long; the limit is {MAX_ACTION_CHARS}.")
+    if not action.isascii():  # a lone surrogate cannot be encoded into any JSON observation
+        try:
+            action.encode("utf-8")
+        except UnicodeEncodeError as exc:
+            return _bad(f"action has an invalid character (lone surrogate) at index {exc.start}; "
+                        "send valid UTF-8 text.")
     text = action.strip()
     if not text.startswith(("{", "[")):
         return ParsedAction(final_answer=action)

@@ -81,6 +81,11 @@ class Composition(BaseModel):
         """The JSON object stored in ``Task.composition``."""
         return {"id": self.id, "slug": self.slug, **self.model_dump(mode="json")}
 
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> "Composition":
+        """Rebuild from :meth:`record` output (``id``/``slug`` are derived, so dropped)."""
+        return cls.model_validate({k: v for k, v in record.items() if k not in ("id", "slug")})
+
 
 def _out_edges(graph: nx.DiGraph, node: str) -> list[tuple[str, str]]:
     return [(nbr, t) for nbr in sorted(graph.successors(node)) for t in graph.edges[node, nbr]["types"]]

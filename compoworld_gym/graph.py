@@ -132,7 +132,7 @@ def draw_composition(comp: Any, path: str | Path) -> Path:
     """
     from compoworld_gym.composition import Composition
 
-    comp = comp if isinstance(comp, Composition) else Composition.model_validate(comp)
+    comp = comp if isinstance(comp, Composition) else Composition.from_record(comp)
     plt = _plt()
     g = nx.MultiDiGraph()
     g.add_nodes_from(comp.services)

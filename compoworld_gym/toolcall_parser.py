@@ -161,8 +161,8 @@ def _hermes(text: str) -> tuple[list[ToolCall], str]:
         n += 1
         body = _unfence(body.strip())
         calls.extend(_calls_from_json(_loads(body, f"tool call {n}"), f"tool call {n}"))
-    content = "".join(outside).replace(CLOSE, "")
-    return calls, content.strip()
+    pieces = (p.replace(CLOSE, "").strip() for p in outside)
+    return calls, "\n".join(p for p in pieces if p)
 
 
 def _looks_like_call(value: Any) -> bool:

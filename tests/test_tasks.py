@@ -41,6 +41,8 @@ def test_builtin_reference_passes_and_initial_state_fails(task):
     initial = world.states()
     untouched = evaluate(task, initial, None, [], initial)
     assert score(untouched) < 1.0
+    positive = ("record_exists", "answer_contains", "tool_called", "call_order")
+    assert [r.id for r in untouched if r.passed and r.kind in positive] == []
     for step in task.reference:
         out = dispatch(world, step.name, step.arguments)
         assert out.get("success", True) is True, (step, out)

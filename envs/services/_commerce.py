@@ -15,6 +15,7 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import random
+from decimal import ROUND_HALF_UP, Decimal
 from typing import NamedTuple
 
 from compoworld_gym.envs.services._common import email_for
@@ -23,16 +24,20 @@ from compoworld_gym.envs.services._common import email_for
 CURRENCY = "USD"
 #: Flat shipping fee per order by shipping method, in USD.
 SHIPPING_FEES: dict[str, float] = {"standard": 5.99, "express": 14.99}
+_CENT = Decimal("0.01")
 
 
 def money(value: float) -> float:
-    """``value`` rounded to cents, the one rounding rule of every money field.
+    """``value`` rounded half-up to cents, the one rounding rule of every money field.
+
+    Rounds the shortest decimal form of the float (what a person reads), so
+    ``9.805`` becomes ``9.81`` although the binary float is just below it.
 
     Example:
-        >>> money(2.675 * 3)
-        8.03
+        >>> money(9.805), money(2.675 * 3), money(-1.005)
+        (9.81, 8.03, -1.01)
     """
-    return round(value + 0.0, 2)
+    return float(Decimal(repr(value + 0.0)).quantize(_CENT, rounding=ROUND_HALF_UP)) + 0.0
 
 
 class Product(NamedTuple):

@@ -13,6 +13,7 @@ from compoworld_gym.envs.services._company import STAFF
 
 _OWNERS = [s.email for s in STAFF if s.team in ("customer_success", "billing")]
 _INDUSTRIES = ("Retail", "Logistics", "Healthcare", "Software", "Manufacturing", "Hospitality", "Education")
+_KINDS = ("Annual renewal", "Expansion", "Pilot", "Support plan", "Add-on seats", "Multi-year renewal")
 _TITLES = ("Head of Operations", "Procurement Manager", "CFO", "IT Director", "Office Manager", "COO")
 
 
@@ -23,8 +24,9 @@ def _link(state: m.CrmState, ft: str, fid: str, tt: str, tid: str, type_id: int,
 
 
 def _companies(state: m.CrmState, fake: Faker, rng: random.Random, stamp) -> None:
+    # Large accounts straddle both VIP revenue thresholds the manual may set ($1M or $5M).
     revenues = [rng.choice((250_000, 600_000, 900_000)) for _ in range(5)] + [
-        rng.choice((1_200_000, 2_500_000, 6_000_000, 12_000_000)) for _ in range(3)]
+        rng.choice((1_200_000, 2_500_000)), rng.choice((1_500_000, 3_000_000)), rng.choice((6_000_000, 12_000_000))]
     rng.shuffle(revenues)
     for i, revenue in enumerate(revenues, start=1):
         name = fake.unique.company()
@@ -63,7 +65,7 @@ def _deals(state: m.CrmState, rng: random.Random, today: dt.date, stamp) -> None
         did = f"DEAL-{i:04d}"
         closed = stage.startswith("closed")
         state.deals[did] = m.Deal(
-            id=did, dealname=f"{comp.name} - {rng.choice(('Annual renewal', 'Expansion', 'Pilot'))}",
+            id=did, dealname=f"{comp.name} - {_KINDS[i - 1]}",
             amount=float(rng.choice((4_800, 12_000, 25_000, 60_000))), dealstage=stage,
             closedate=today + dt.timedelta(days=-rng.randint(5, 40) if closed else rng.randint(10, 90)),
             owner_email=comp.owner_email, createdate=stamp(120), lastmodifieddate=stamp(5))
@@ -86,7 +88,7 @@ def _notes(state: m.CrmState, rng: random.Random, stamp) -> None:
 
 
 def seed_crm(fake: Faker, rng: random.Random, today: dt.date) -> m.CrmState:
-    """The seeded CRM: 8 companies (3 with revenue >= $1.2M), 14 contacts,
+    """The seeded CRM: 8 companies (3 with revenue >= $1.2M, one >= $6M), 14 contacts,
     6 deals, 4 notes, all linked; id counters set past the seeded ids."""
     def stamp(days_ago: int) -> dt.datetime:
         return dt.datetime.combine(today - dt.timedelta(days=days_ago), dt.time(rng.randint(8, 17), 0))

@@ -35,6 +35,8 @@ _REQUIRED = {"contacts": "email", "companies": "name", "deals": "dealname"}
 _UNIQUE = {"contacts": "email", "companies": "domain"}
 _STAFF_EMAILS = {s.email for s in STAFF}
 _NOT_PROPS = {"id", "archived"}
+_SINGULAR = {"contacts": "contact", "companies": "company", "deals": "deal", "notes": "note", "tickets": "ticket",
+             "calls": "call", "emails": "email", "meetings": "meeting"}
 
 
 class Crm(Service):
@@ -292,7 +294,7 @@ class Crm(Service):
         for t in associationTypes:
             self._check_type(fromObjectType, t.associationTypeId, toObjectType)
         self._link(fromObjectType, fromObjectId, toObjectType, toObjectId, [t.associationTypeId for t in associationTypes])
-        return self.crm_get_associations(fromObjectType, toObjectType, fromObjectId)
+        return self.crm_get_associations(fromObjectType, toObjectType, fromObjectId, after=None, limit=500)
 
     # ------------------------------------------------------------------ notes
     @tool(read_only=False, returns=m.Note)
@@ -453,7 +455,7 @@ class Crm(Service):
                "updatedAt": rec.lastmodifieddate.isoformat(), "archived": rec.archived}
         if associations:
             otype = next((t for t, meta in _META.items() if isinstance(rec, meta[1])), "notes")
-            out["associations"] = {t: {"results": [{"id": a.to_id, "type": f"{otype[:-1]}_to_{t[:-1]}"}
+            out["associations"] = {t: {"results": [{"id": a.to_id, "type": f"{_SINGULAR[otype]}_to_{_SINGULAR.get(t, t)}"}
                                                    for a in self.state.associations.values()
                                                    if a.from_type == otype and a.from_id == rec.id and a.to_type == t]}
                                    for t in associations}

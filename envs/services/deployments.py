@@ -327,15 +327,15 @@ class Deployments(Service):
         for i, app in enumerate(APPS):
             crew = team_engineers(app.team)
             major, minor = rng.randint(1, 4), rng.randint(0, 20)
-            for k in range(3):
+            for k in range(2):
                 version = f"v{major}.{minor + k}.0"
-                when = start - dt.timedelta(days=24 - 7 * k + rng.randint(0, 2), hours=rng.randint(1, 6))
+                when = start - dt.timedelta(days=17 - 7 * k + rng.randint(0, 2), hours=rng.randint(1, 6))
                 rows.append((when, app.key, version, "staging", rng.choice(crew).email, "ready"))
-                if k < 2 or i % 3 != 1:  # every third app has its newest version only in staging
+                if k < 1 or i % 3 != 1:  # every third app has its newest version only in staging
                     rows.append((when + dt.timedelta(days=1), app.key, version, "production",
                                  rng.choice(crew).email, "ready"))
             if i % 3 == 0:
-                rows.append((start - dt.timedelta(hours=3 + i), app.key, f"v{major}.{minor + 3}.0", "staging",
+                rows.append((start - dt.timedelta(hours=3 + i), app.key, f"v{major}.{minor + 2}.0", "staging",
                              crew[0].email, "failed" if i % 2 == 0 else "building"))
         for n, (when, key, version, env, who, status) in enumerate(sorted(rows), start=1):
             dep_id = f"DPL-{n:04d}"

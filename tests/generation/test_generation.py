@@ -1,0 +1,125 @@
+"""The four-stage generator: verified, deterministic, replayable tasks;
+verification rejects planted bad tasks."""
+
+from __future__ import annotations
+
+import orjson
+import pytest
+
+from compoworld_gym.envs.compoworld_env import CompoWorldEnv
+from compoworld_gym.generation import GenerationStats, generate_tasks, verify
+from compoworld_gym.tasks import MetaCall, mount
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    return generate_tasks(12, seed=3)
+
+
+def test_deterministic_by_seed(tasks) -> None:
+    again = generate_tasks(12, seed=3)
+    assert [t.to_json() for t in again] == [t.to_json() for t in tasks]
+    other = generate_tasks(3, seed=4)
+    assert [t.instruction for t in other] != [t.instruction for t in tasks[:3]]
+
+
+def test_tasks_are_well_formed(tasks) -> None:
+    for t in tasks:
+        assert len(t.services) >= 3
+        assert t.composition["id"] == t.meta["composition_id"]
+        assert len(t.services) + len(t.distractors) == 15
+        assert "sequential-dependency" in t.capabilities
+        report = next(c for c in t.checks if c.kind == "answer_contains")
+        for v in report.values:  # the discovered value is never in the instruction
+            assert v.lower() not in t.instruction.lower()
+        assert verify(t, t.meta["negative_checks"]).ok
+
+
+def test_reference_scores_one_through_env(tasks) -> None:
+    env = CompoWorldEnv(tasks=tasks)
+    for t in tasks:
+        env.reset(seed=0, options={"task": t.id})
+        for mc in t.reference:
+            obs, reward, term, trunc, info = env.step(mc.action())
+            assert not term and not trunc
+        obs, reward, term, trunc, info = env.step(orjson.dumps({"final_answer": t.reference_answer}).decode())
+        assert term and reward == 1.0, (t.id, info["rubric"])
+
+
+def test_initial_state_fails_some_check(tasks) -> None:
+    from compoworld_gym.tasks import evaluate
+
+    for t in tasks:
+        world = mount(t)
+        results = evaluate(t, world.states(), None, [])
+        assert not all(r.passed for r in results)
+
+
+def _some_record(task, svc):
+    for coll, recs in task.initial_state[svc].items():
+        if isinstance(recs, dict) and recs and all(isinstance(r, dict) and "id" in r for r in recs.values()):
+            return coll, next(iter(recs.values()))["id"]
+    raise AssertionError(f"no id-keyed collection in {svc}")
+
+
+def _variant(task, **update):
+    from compoworld_gym.tasks import Task
+
+    data = task.model_dump(mode="json")
+    data.update({k: [x.model_dump() if hasattr(x, "model_dump") else x for x in v] if isinstance(v, list) else v
+                 for k, v in update.items()})
+    return Task.model_validate(data)
+
+
+def test_rejects_check_satisfied_at_reset(tasks) -> None:
+    t = tasks[0]
+    svc = t.services[0]
+    coll, rid = _some_record(t, svc)
+    idle = {"kind": "record_exists", "id": "idle", "service": svc, "collection": coll, "where": {"id": rid}}
+    bad = _variant(t, checks=[*t.checks, idle])
+    verdict = verify(bad, t.meta["negative_checks"])
+    assert not verdict.ok and verdict.reason.startswith("unaffected-check") and "idle" in verdict.reason
+
+
+def test_rejects_task_passing_at_reset(tasks) -> None:
+    t = tasks[0]
+    svc = t.services[0]
+    coll, rid = _some_record(t, svc)
+    only = [{"kind": "record_exists", "id": "idle", "service": svc, "collection": coll, "where": {"id": rid}}]
+    verdict = verify(_variant(t, checks=only))
+    assert not verdict.ok and verdict.reason.startswith("passes-at-reset")
+
+
+def test_rejects_failing_reference(tasks) -> None:
+    t = tasks[0]
+    writes = [i for i, mc in enumerate(t.reference) if mc.name == "call_tool"]
+    # Drop the last real call: the reference no longer reaches the goal.
+    ref = [mc for i, mc in enumerate(t.reference) if i != writes[-1]]
+    verdict = verify(_variant(t, reference=ref), t.meta["negative_checks"])
+    assert not verdict.ok and verdict.reason.startswith("reference-below-1")
+    broken = [*t.reference, MetaCall(name="call_tool", arguments={"tool_name": "no_such_tool", "arguments": {}})]
+    verdict = verify(_variant(t, reference=broken), t.meta["negative_checks"])
+    assert not verdict.ok and verdict.reason.startswith("reference-call-failed")
+    assert not verify(_variant(t, reference_answer="I did it.")).ok
+
+
+def test_rejects_redundant_reference_step(tasks) -> None:
+    # Repeating a write (a second identical email, a second identical due-date
+    # change) makes each copy redundant: removing one breaks no check.
+    reasons = []
+    for t in tasks[:4]:
+        for mc in t.reference:
+            if mc.name == "call_tool" and mc.arguments["tool_name"] in ("send_message", "update_task", "update_ticket"):
+                verdict = verify(_variant(t, reference=[*t.reference, mc]), t.meta["negative_checks"])
+                assert not verdict.ok
+                reasons.append(verdict.reason.split(":")[0])
+    assert "redundant-step" in reasons
+
+
+def test_stats_summary() -> None:
+    stats = GenerationStats()
+    out = generate_tasks(4, seed=9, stats=stats)
+    s = stats.summary()
+    assert s["tasks"] == 4 == len(out)
+    assert s["attempts"] == 4 + sum(s["rejected"].values())
+    assert set(s["seconds"]) >= {"compose", "explore", "design", "verify", "submit", "total"}
