@@ -116,6 +116,19 @@ class SinkStep:
     list_arg: bool = False
 
 
+def _pool() -> dict[str, list[str]]:
+    """Name pools drawn once from a fixed-seed Faker: Faker per value is slow."""
+    fake = Faker("en_US")
+    fake.seed_instance(20260115)
+    return {"first": sorted({fake.first_name() for _ in range(400)}),
+            "last": sorted({fake.last_name() for _ in range(400)}),
+            "domain": sorted({fake.domain_name() for _ in range(200)}),
+            "city": sorted({fake.city() for _ in range(200)})}
+
+
+_POOL = _pool()
+
+
 class Ctx:
     """Seeded values and the working initial states of one task's design.
 
@@ -162,10 +175,18 @@ class Ctx:
         day = self.today + dt.timedelta(days=offset_days)
         return dt.datetime.combine(day, dt.time(hour, 0)).isoformat()
 
+    def first_name(self) -> str:
+        """A realistic first name (from a fixed Faker-built pool: fast and seeded)."""
+        return self.rng.choice(_POOL["first"])
+
+    def last_name(self) -> str:
+        """A realistic last name (from the fixed pool)."""
+        return self.rng.choice(_POOL["last"])
+
     def person(self) -> tuple[str, str]:
         """A fresh customer: ``(full name, email)`` at a per-task unique address."""
-        first, last = self.fake.first_name(), self.fake.last_name()
-        domain = self.fake.domain_name()
+        first, last = self.first_name(), self.last_name()
+        domain = self.rng.choice(_POOL["domain"])
         tag = self.rng.randint(10, 99)
         return f"{first} {last}", f"{first}.{last}{tag}@{domain}".lower().replace("'", "")
 
@@ -174,9 +195,9 @@ class Ctx:
         if etype == "email":
             return self.person()[1]
         if etype == "person_name":
-            return f"{self.fake.first_name()} {self.fake.last_name()}"
+            return f"{self.first_name()} {self.last_name()}"
         if etype == "company":
-            return f"{self.fake.last_name()} {self.rng.choice(('Logistics', 'Labs', 'Foods', 'Systems', 'Partners'))}"
+            return f"{self.last_name()} {self.rng.choice(('Logistics', 'Labs', 'Foods', 'Systems', 'Partners'))}"
         if etype == "date":
             return self.day(self.rng.randint(3, 45))
         if etype == "money":
@@ -186,9 +207,9 @@ class Ctx:
         if etype == "sku":
             return f"SKU-{self.rng.randint(10000, 99999)}"
         if etype == "city":
-            return self.fake.city()
+            return self.rng.choice(_POOL["city"])
         if etype == "url":
-            return f"https://{self.fake.domain_name()}/{self.code().lower()}"
+            return f"https://{self.rng.choice(_POOL['domain'])}/{self.code().lower()}"
         raise ValueError(f"no fresh-value generator for entity type {etype!r}")
 
     def matcher(self, etype: str, value: Any) -> Any:

@@ -34,8 +34,8 @@ def money(value: float) -> float:
     ``9.805`` becomes ``9.81`` although the binary float is just below it.
 
     Example:
-        >>> money(9.805), money(2.675 * 3), money(-1.005)
-        (9.81, 8.03, -1.01)
+        >>> money(9.805), money(0.1 + 0.2), money(-1.005)
+        (9.81, 0.3, -1.01)
     """
     return float(Decimal(repr(value + 0.0)).quantize(_CENT, rounding=ROUND_HALF_UP)) + 0.0
 

@@ -1,6 +1,6 @@
 """CRM: HubSpot-style contacts, companies, deals, notes and associations.
 
-Follows ``@shinzo-labs_hubspot-mcp`` (a 17-tool subset with the spec's names,
+Follows ``@shinzo-labs_hubspot-mcp`` (an 18-tool subset with the spec's names,
 parameters and required sets). Inputs and outputs use HubSpot's shapes:
 objects are written as ``{"properties": {...}}`` and read back as
 ``{"id", "properties", "createdAt", "updatedAt", "archived"}``; search takes

@@ -44,6 +44,8 @@ _CURRENT = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\bCURRENT_(DATE|TIMES
 _RANDOM = re.compile(r"\brandom(blob)?\s*\(", re.I)
 _READ_ACTIONS = frozenset({sqlite3.SQLITE_SELECT, sqlite3.SQLITE_READ, sqlite3.SQLITE_FUNCTION,
                            sqlite3.SQLITE_RECURSIVE})
+#: Most rows one ``query`` returns.
+MAX_ROWS = 200
 _WRITE_ACTIONS = {sqlite3.SQLITE_INSERT, sqlite3.SQLITE_UPDATE, sqlite3.SQLITE_DELETE}
 
 
@@ -127,6 +129,8 @@ class Database(Service):
                    "support cases: read-only queries and parameter-bound writes.")
     domain = "data"
     spec_source = "modelcontextprotocol-postgres"
+    designed_tools = ("list_tables", "describe_table", "get_row", "execute", "insert_rows", "update_rows",
+                      "delete_rows", "create_table", "drop_table")
     State = DatabaseState
 
     def __init__(self, state: Any = None, *, today: dt.date) -> None:
@@ -228,23 +232,20 @@ class Database(Service):
 
     # ------------------------------------------------------------------ reads
     @tool(read_only=True, returns=list[BusinessRow])
-    def query(self, sql: str, params: list[Scalar] = Field(default_factory=list),
-              max_rows: int = Field(default=100, ge=1, le=500)) -> dict:
+    def query(self, sql: str) -> dict:
         """Run a read-only SQL query (SELECT or WITH ... SELECT, SQLite dialect).
 
         Dates are TEXT 'YYYY-MM-DD'; date('now') and CURRENT_DATE are today's date.
-        Use ? placeholders with params for values.
+        At most 200 rows come back; 'truncated' says whether more matched.
 
         Args:
             sql: one SELECT statement.
-            params: values bound to the ? placeholders, in order.
-            max_rows: maximum number of rows returned (1-500); 'truncated' says if more existed.
         """
-        cur = self._run(sql, params, _READ_ACTIONS)
+        cur = self._run(sql, [], _READ_ACTIONS)
         cols = [d[0] for d in cur.description or ()]
-        rows = cur.fetchmany(max_rows + 1)
-        return {"columns": cols, "rows": [dict(zip(cols, r)) for r in rows[:max_rows]],
-                "row_count": min(len(rows), max_rows), "truncated": len(rows) > max_rows}
+        rows = cur.fetchmany(MAX_ROWS + 1)
+        return {"columns": cols, "rows": [dict(zip(cols, r)) for r in rows[:MAX_ROWS]],
+                "row_count": min(len(rows), MAX_ROWS), "truncated": len(rows) > MAX_ROWS}
 
     @tool(read_only=True)
     def list_tables(self) -> list[dict]:

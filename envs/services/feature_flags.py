@@ -113,6 +113,10 @@ def bucket(flag_key: str, email: str) -> float:
     return int(digest, 16) / float(0xFFFFFFFFFFFFFFF) * 100.0
 
 
+def _noted(detail: str, comment: str) -> str:
+    return f"{detail}. {comment}" if comment else detail
+
+
 def _summary(f: Flag) -> dict:
     return {"key": f.key, "name": f.name, "tags": f.tags, "maintainer_email": f.maintainer_email,
             "archived": f.archived, "variations": f.variations,
@@ -138,8 +142,8 @@ class FeatureFlags(Service):
         return f
 
     def _audit(self, actor: str, action: str, detail: str, flag: str | None = None,
-               env: str | None = None) -> AuditEntry:
-        entry = AuditEntry(id=self.new_id("AUD"), at=self.now(), actor_email=actor, flag_key=flag,
+               env: str | None = None, at: dt.datetime | None = None) -> AuditEntry:
+        entry = AuditEntry(id=self.new_id("AUD"), at=at or self.now(), actor_email=actor, flag_key=flag,
                            environment=env, action=action, detail=detail)
         self.state.audit_log[entry.id] = entry
         return entry
@@ -297,7 +301,7 @@ class FeatureFlags(Service):
                  maintainer_email=maintainer_email, temporary=temporary, created_at=self.now(),
                  environments=envs)
         self.state.flags[key] = f
-        self._audit(maintainer_email, "created", f"created flag {name!r}", key)
+        self._audit(maintainer_email, "created", f"created flag {name!r}", key, at=f.created_at)
         return f.model_dump()
 
     @tool(read_only=False, returns=AuditEntry)
@@ -320,7 +324,7 @@ class FeatureFlags(Service):
             raise Conflict(f"flag {flag_key!r} is already {'on' if on else 'off'} in {environment}.")
         cfg.on = on
         entry = self._audit(actor_email, "turned_on" if on else "turned_off",
-                            f"turned {'on' if on else 'off'}. {comment}".strip(), flag_key, environment)
+                            _noted(f"turned {'on' if on else 'off'}", comment), flag_key, environment)
         return entry.model_dump()
 
     @tool(read_only=False, returns=AuditEntry)
@@ -340,8 +344,8 @@ class FeatureFlags(Service):
         if cfg.rollout_percentage == rollout_percentage:
             raise Conflict(f"rollout of {flag_key!r} in {environment} is already {rollout_percentage}%.")
         old, cfg.rollout_percentage = cfg.rollout_percentage, rollout_percentage
-        return self._audit(actor_email, "rollout_changed", f"rollout {old}% -> {rollout_percentage}%. {comment}"
-                           .strip(), flag_key, environment).model_dump()
+        return self._audit(actor_email, "rollout_changed", _noted(f"rollout {old}% -> {rollout_percentage}%", comment),
+                           flag_key, environment).model_dump()
 
     @tool(read_only=False, returns=EnvConfig)
     def add_targets(self, flag_key: Id("flag"), environment: Environment, variation: int = Field(ge=0),
@@ -526,7 +530,7 @@ class FeatureFlags(Service):
                 state.audit_log[aid] = AuditEntry(
                     id=aid, at=when, actor_email=owner.email, flag_key=key,
                     environment=None if action == "created" else "production", action=action,
-                    detail=f"created flag {name!r}" if action == "created" else "turned on.")
+                    detail=f"created flag {name!r}" if action == "created" else "turned on")
         state.audit_log = dict(sorted(state.audit_log.items(), key=lambda kv: (kv[1].at, kv[0])))
         state.counters["AUD"] = n_audit + 1
         return state

@@ -7,7 +7,10 @@ spec): the tool name exists in the spec server; our parameters are a subset
 of the spec's (no invented parameters); every spec-required parameter exists
 and is required here; and each parameter's JSON type is compatible with the
 spec's (an ``integer`` may implement a ``number``; an optional parameter may
-be ``anyOf [T, null]``). Enum narrowing and constraints are allowed.
+be ``anyOf [T, null]``). Enum narrowing and constraints are allowed. A
+spec tool whose schema has no ``properties`` at all (a bare
+``{"type": "object"}``, parameters lost by the compilation) is checked by
+name only.
 """
 
 from __future__ import annotations
@@ -108,5 +111,7 @@ def test_service_matches_its_spec(cls):
             problems.append(f"tool {name!r} is not in spec {cls.spec_source!r} (list it in designed_tools "
                             "if it is deliberately designed)")
             continue
+        if "properties" not in spec_tools[name]:
+            continue  # the spec lost this tool's parameters (bare {"type": "object"}): only the name is checked
         problems += [f"{name}: {p}" for p in tool_mismatches(spec.input_schema, spec_tools[name])]
     assert not problems, f"{cls.name} deviates from {cls.spec_source}:\n  " + "\n  ".join(problems)

@@ -13,7 +13,7 @@ def _plant(ctx: Ctx, value: Any, cue: str, opts: dict[str, Any]) -> tuple[str, d
     labels = ["TRASH"] if opts.get("closed") else ["INBOX"]
     if opts.get("rank") == 2:
         labels.append("IMPORTANT")
-    name = ctx.fake.first_name()
+    name = ctx.first_name()
     return mid, {
         "id": mid, "thread_id": tid, "sender": value, "to": ["ops@company.example"], "cc": [], "bcc": [],
         "subject": f"Question about {cue}", "body": f"Hello,\n\nCould you look into {cue}?\n\n{name}",

@@ -25,14 +25,14 @@ def _plant(field: str):
 
 
 def _cue(ctx: Ctx) -> str:
-    return f"{ctx.fake.first_name()} {ctx.fake.last_name()}{ctx.rng.choice(('son', 'ley', 'ford', 'wick'))}"
+    return f"{ctx.first_name()} {ctx.last_name()}{ctx.rng.choice(('son', 'ley', 'ford', 'wick'))}"
 
 
 def _source(etype: str, field: str, noun: str) -> RecordSource:
     return RecordSource(
         type=etype, tool="search_employees", collection="employees", noun=noun,
         locate="of the employee named {cue}", plant=_plant(field), read_args=lambda cue: {"query": cue},
-        cue=_cue, value=(lambda ctx: f"{ctx.fake.user_name()}.{ctx.code().lower()}@company.example")
+        cue=_cue, value=(lambda ctx: f"{ctx.first_name().lower()}.{ctx.code().lower()}@company.example")
         if etype == "email" else None,
         variants=frozenset({"decoy"}),
         decoy_rule="Terminated employees keep their directory entry; use the active {cue}.", plural="employees")

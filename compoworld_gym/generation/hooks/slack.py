@@ -21,6 +21,6 @@ HOOK = ServiceHook(
     sources={"email": RecordSource(
         type="email", tool="slack_get_users", collection="users", noun="the email address",
         locate="of the Slack member {cue}", plant=_plant, read_args=lambda cue: {"limit": 200},
-        cue=lambda ctx: f"{ctx.fake.first_name()} {ctx.fake.last_name()}-{ctx.rng.choice('ABCDEFGH')}",
+        cue=lambda ctx: f"{ctx.first_name()} {ctx.last_name()}-{ctx.rng.choice('ABCDEFGH')}",
         plural="members")},
 )
