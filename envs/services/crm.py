@@ -293,7 +293,8 @@ class Crm(Service):
         self._obj(toObjectType, toObjectId)
         for t in associationTypes:
             self._check_type(fromObjectType, t.associationTypeId, toObjectType)
-        self._link(fromObjectType, fromObjectId, toObjectType, toObjectId, [t.associationTypeId for t in associationTypes])
+        type_ids = [t.associationTypeId for t in associationTypes]
+        self._link(fromObjectType, fromObjectId, toObjectType, toObjectId, type_ids)
         return self.crm_get_associations(fromObjectType, toObjectType, fromObjectId, after=None, limit=500)
 
     # ------------------------------------------------------------------ notes
@@ -455,10 +456,10 @@ class Crm(Service):
                "updatedAt": rec.lastmodifieddate.isoformat(), "archived": rec.archived}
         if associations:
             otype = next((t for t, meta in _META.items() if isinstance(rec, meta[1])), "notes")
-            out["associations"] = {t: {"results": [{"id": a.to_id, "type": f"{_SINGULAR[otype]}_to_{_SINGULAR.get(t, t)}"}
-                                                   for a in self.state.associations.values()
-                                                   if a.from_type == otype and a.from_id == rec.id and a.to_type == t]}
-                                   for t in associations}
+            links = [a for a in self.state.associations.values() if a.from_type == otype and a.from_id == rec.id]
+            out["associations"] = {t: {"results": [
+                {"id": a.to_id, "type": f"{_SINGULAR[otype]}_to_{_SINGULAR.get(t, t)}"}
+                for a in links if a.to_type == t]} for t in associations}
         return out
 
     # ------------------------------------------------------------------ seeds

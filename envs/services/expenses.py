@@ -339,7 +339,8 @@ class Expenses(Service):
                 r.items.append(ExpenseItem(expense_date=created - dt.timedelta(days=rng.randint(0, 5)), category=cat,
                                            merchant=rng.choice(_MERCHANTS[cat]), amount=amount,
                                            description=f"{cat.title()} for {r.title.lower()}",
-                                           receipt_url=receipt if amount > RECEIPT_THRESHOLD or rng.random() < 0.5 else None))
+                                           receipt_url=receipt if amount > RECEIPT_THRESHOLD or rng.random() < 0.5
+                                           else None))
             if status == "draft" and i == 1:  # a draft that still breaks policy (missing receipt)
                 r.items.append(ExpenseItem(expense_date=created, category="meals", merchant="Olive Garden",
                                            amount=68.4, description="Client dinner"))

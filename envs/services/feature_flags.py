@@ -496,43 +496,32 @@ class FeatureFlags(Service):
                     description="Admins of enterprise customers.", included=enterprise),
         )}
         start = dt.datetime.combine(today, DAY_START)
-        n_audit = 0
+        staff_rule = Rule(id="rule-1", attribute="segment", values=["internal-staff"], variation=0)
+        prod_rules = {0: ("segment", "beta-testers"), 2: ("email_domain", DOMAIN)}
+        events = []
         for i, (key, name, desc, team) in enumerate(_SEED_FLAGS):
             crew = team_engineers(team)
-            owner = crew[-1] if i % 3 == 2 else crew[0]
+            owner = (crew[-1] if i % 3 == 2 else crew[0]).email
             created = start - dt.timedelta(days=rng.randint(5, 120), hours=rng.randint(0, 8))
-            prod_on = rng.random() < 0.6
-            envs = {
-                "development": EnvConfig(on=True, rollout_percentage=100),
-                "staging": EnvConfig(on=True, rollout_percentage=100,
-                                     rules=[Rule(id="rule-1", attribute="segment", values=["internal-staff"],
-                                                 variation=0)], next_rule=2),
-                "production": EnvConfig(on=prod_on, rollout_percentage=rng.choice((0, 10, 25, 50, 100))),
-            }
-            if i % 4 == 0:
-                envs["production"].rules.append(Rule(id="rule-1", attribute="segment", values=["beta-testers"],
-                                                      variation=0))
-                envs["production"].next_rule = 2
-            if i % 4 == 2:
-                envs["production"].rules.append(Rule(id="rule-1", attribute="email_domain", values=[DOMAIN],
-                                                      variation=0))
-                envs["production"].next_rule = 2
+            prod = EnvConfig(on=rng.random() < 0.6, rollout_percentage=rng.choice((0, 10, 25, 50, 100)))
+            if i % 4 in prod_rules:
+                attr, value = prod_rules[i % 4]
+                prod.rules, prod.next_rule = [Rule(id="rule-1", attribute=attr, values=[value], variation=0)], 2
             if i % 5 == 1:
-                envs["production"].targets.append(Target(email=enterprise[i % 3], variation=1))
+                prod.targets = [Target(email=enterprise[i % 3], variation=1)]
+            envs = {"development": EnvConfig(on=True, rollout_percentage=100),
+                    "staging": EnvConfig(on=True, rollout_percentage=100, rules=[staff_rule], next_rule=2),
+                    "production": prod}
             state.flags[key] = Flag(key=key, name=name, description=desc, variations=["true", "false"],
-                                    tags=[team], maintainer_email=owner.email, temporary=i % 3 != 1,
+                                    tags=[team], maintainer_email=owner, temporary=i % 3 != 1,
                                     created_at=created, environments=envs)
-            for action, when in (("created", created), ("turned_on", created + dt.timedelta(days=2))):
-                if action == "turned_on" and not prod_on:
-                    continue
-                n_audit += 1
-                aid = f"AUD-{n_audit:04d}"
-                state.audit_log[aid] = AuditEntry(
-                    id=aid, at=when, actor_email=owner.email, flag_key=key,
-                    environment=None if action == "created" else "production", action=action,
-                    detail=f"created flag {name!r}" if action == "created" else "turned on")
-        state.audit_log = dict(sorted(state.audit_log.items(), key=lambda kv: (kv[1].at, kv[0])))
-        state.counters["AUD"] = n_audit + 1
+            events.append((created, key, owner, None, "created", f"created flag {name!r}"))
+            if prod.on:
+                events.append((created + dt.timedelta(days=2), key, owner, "production", "turned_on", "turned on"))
+        for n, (at, key, who, env, action, detail) in enumerate(sorted(events), start=1):
+            state.audit_log[f"AUD-{n:04d}"] = AuditEntry(id=f"AUD-{n:04d}", at=at, actor_email=who, flag_key=key,
+                                                         environment=env, action=action, detail=detail)
+        state.counters["AUD"] = len(events) + 1
         return state
 
 

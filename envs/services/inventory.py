@@ -89,7 +89,8 @@ class Inventory(Service):
     """Stock levels per SKU and warehouse with reservations and reasoned adjustments."""
 
     name = "inventory"
-    description = "Warehouse inventory: stock per SKU and location, reservations for orders, adjustments, reorder points."
+    description = ("Warehouse inventory: stock per SKU and location, reservations for orders, "
+                   "adjustments, reorder points.")
     domain = "commerce"
     spec_source = None
     State = InventoryState
@@ -152,7 +153,7 @@ class Inventory(Service):
         return out[:limit]
 
     @tool(read_only=True, returns=list[Reservation])
-    def list_reservations(self, order_id: Optional[Id("order")] = None, sku: Optional[Sku] = None,
+    def list_stock_reservations(self, order_id: Optional[Id("order")] = None, sku: Optional[Sku] = None,
                           status: Optional[ReservationStatus] = None) -> list[dict]:
         """List reservations by order, SKU or status.
 

@@ -155,7 +155,8 @@ class Invoicing(Service):
 
     # ----------------------------------------------------------------- writes
     @tool(read_only=False, returns=Invoice)
-    def create_invoice(self, customer_name: PersonName = Field(min_length=1), customer_email: Email = Field(min_length=3),
+    def create_invoice(self, customer_name: PersonName = Field(min_length=1),
+                       customer_email: Email = Field(min_length=3),
                        due_date: Date = Field(), lines: list[LineInput] = Field(default_factory=list, max_length=100),
                        order_id: Optional[Id("order")] = None, tax_rate: float = Field(default=0.0, ge=0, le=0.5),
                        memo: str = "") -> dict:
@@ -209,7 +210,8 @@ class Invoicing(Service):
         inv = self._invoice(invoice_id)
         self._require(inv, ("draft",), "editing lines")
         if line_number > len(inv.lines):
-            raise InvalidArgument(f"invoice {inv.id} has {len(inv.lines)} lines; line_number must be 1-{len(inv.lines)}.")
+            raise InvalidArgument(f"invoice {inv.id} has {len(inv.lines)} lines; "
+                                  f"line_number must be 1-{len(inv.lines)}.")
         inv.lines.pop(line_number - 1)
         _recompute(inv)
         return inv.model_dump()
@@ -340,7 +342,8 @@ class Invoicing(Service):
                                      unit_price=b.shipping_fee, amount=b.shipping_fee))
             status = {"pending": "sent", "cancelled": "void"}.get(b.status, "paid")
             inv = Invoice(id=iid, customer_name=b.customer.name, customer_email=b.customer.email, order_id=b.id,
-                          lines=lines, status=status, issue_date=b.placed_on, due_date=b.placed_on + dt.timedelta(days=14),
+                          lines=lines, status=status, issue_date=b.placed_on,
+                          due_date=b.placed_on + dt.timedelta(days=14),
                           sent_at=b.placed_on, void_reason="Order cancelled." if status == "void" else None)
             if status == "paid":
                 inv.payments.append(InvoicePayment(amount=b.total, paid_on=b.placed_on, method="card",

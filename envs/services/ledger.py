@@ -85,7 +85,8 @@ class Ledger(Service):
     """Double-entry general ledger: accounts, balanced journal entries, balances, period close."""
 
     name = "ledger"
-    description = "General ledger: chart of accounts, balanced journal entries, account balances, trial balance, period close."
+    description = ("General ledger: chart of accounts, balanced journal entries, account balances, "
+                   "trial balance, period close.")
     domain = "finance"
     spec_source = None
     State = LedgerState
@@ -246,7 +247,8 @@ class Ledger(Service):
         return entry.model_dump()
 
     @tool(read_only=False, destructive=True, returns=JournalEntry)
-    def void_journal_entry(self, entry_id: Id("transaction"), reason: str = Field(min_length=1, max_length=300)) -> dict:
+    def void_journal_entry(self, entry_id: Id("transaction"),
+                           reason: str = Field(min_length=1, max_length=300)) -> dict:
         """Void a posted entry, reversing it out of the balances (409 if voided or its period is closed).
 
         Args:

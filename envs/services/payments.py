@@ -21,7 +21,7 @@ from pydantic import Field
 
 from compoworld_gym.entities import Date, Email, Id, Money, PersonName
 from compoworld_gym.envs.services._commerce import CURRENCY, CUSTOMERS, book_payment_id, money, order_book
-from compoworld_gym.errors import Conflict, InvalidArgument, Unprocessable
+from compoworld_gym.errors import Conflict, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
 IntentStatus = Literal["requires_confirmation", "requires_capture", "succeeded", "canceled"]
@@ -48,7 +48,8 @@ class PaymentIntent(Record):
     customer_id: Id("customer") = Field(description="Paying customer.")
     amount: Money = Field(description="Amount to collect.")
     currency: str = Field(description="ISO 4217 currency, lower-case as in Stripe (e.g. usd).")
-    capture_method: CaptureMethod = Field(description="automatic: captured on confirm; manual: authorise, capture later.")
+    capture_method: CaptureMethod = Field(
+        description="automatic: captured on confirm; manual: authorise, capture later.")
     status: IntentStatus = Field(description="Lifecycle status.")
     amount_captured: Money = Field(default=0.0, description="Amount captured.")
     amount_refunded: Money = Field(default=0.0, description="Amount refunded so far.")
@@ -139,7 +140,8 @@ class Payments(Service):
 
     # -------------------------------------------------------- payment intents
     @tool(read_only=False, returns=PaymentIntent)
-    def create_payment_intent(self, amount: Money = Field(gt=0, le=1_000_000), customer: Id("customer") = Field(min_length=1),
+    def create_payment_intent(self, amount: Money = Field(gt=0, le=1_000_000),
+                              customer: Id("customer") = Field(min_length=1),
                               currency: str = Field(default="usd", pattern=r"^[a-z]{3}$"),
                               capture_method: CaptureMethod = "automatic", description: str = "",
                               order_id: Optional[Id("order")] = None,
@@ -313,7 +315,8 @@ class Payments(Service):
                 order_id=b.id, created_on=b.placed_on)
             if b.status == "refunded":
                 state.refunds["RE-0001"] = Refund(id="RE-0001", payment_intent_id=pid, amount=b.total,
-                                                  reason="requested_by_customer", created_on=b.placed_on + dt.timedelta(days=2))
+                                                  reason="requested_by_customer",
+                                                  created_on=b.placed_on + dt.timedelta(days=2))
         n = max(int(k[3:]) for k in state.payment_intents) + 1
         pid = f"PI-{n:04d}"  # an authorised, not yet captured deposit
         state.payment_intents[pid] = PaymentIntent(

@@ -295,7 +295,8 @@ class Procurement(Service):
         return po.model_dump()
 
     @tool(read_only=False, destructive=True, returns=PurchaseOrder)
-    def cancel_purchase_order(self, po_id: Id("purchase_order"), reason: str = Field(min_length=1, max_length=500)) -> dict:
+    def cancel_purchase_order(self, po_id: Id("purchase_order"),
+                              reason: str = Field(min_length=1, max_length=500)) -> dict:
         """Cancel a PO before any goods are received (409 afterwards).
 
         Args:
@@ -335,7 +336,8 @@ class Procurement(Service):
                     ln.received_quantity = ln.quantity
             total = money(sum(ln.amount for ln in lines))
             approver = None
-            if status in ("approved", "ordered", "partially_received", "received", "rejected") and total > AUTO_APPROVE_LIMIT:
+            decided = status in ("approved", "ordered", "partially_received", "received", "rejected")
+            if decided and total > AUTO_APPROVE_LIMIT:
                 approver = next(e for e, m in APPROVERS.items() if m >= total and e != requesters[i % 2])
             created = today - dt.timedelta(days=30 - 2 * i)
             po = PurchaseOrder(id=f"PO-{i:04d}", vendor_id=v.id, requester_email=requesters[i % 2], lines=lines,

@@ -158,7 +158,7 @@ class ProductCatalog(Service):
                 "unit_price": v.price if v else p.price}
 
     @tool(read_only=True)
-    def list_categories(self) -> list[dict]:
+    def list_product_categories(self) -> list[dict]:
         """List categories with their number of active products."""
         counts: dict[str, int] = {}
         for p in self.state.products.values():

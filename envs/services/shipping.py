@@ -137,7 +137,8 @@ class Shipping(Service):
                                "postal_code": postal_code.strip().upper(), "country": country}}
 
     @tool(read_only=True)
-    def get_rates(self, weight_kg: float = Field(gt=0, le=70), to_country: Country = Field(default="US", pattern=r"^[A-Z]{2}$"),
+    def get_rates(self, weight_kg: float = Field(gt=0, le=70),
+                  to_country: Country = Field(default="US", pattern=r"^[A-Z]{2}$"),
                   service: Optional[ServiceLevel] = None) -> list[dict]:
         """Quote postage for every carrier and service level, cheapest first.
 
@@ -162,7 +163,8 @@ class Shipping(Service):
 
     @tool(read_only=True, returns=list[Shipment])
     def list_shipments(self, status: Optional[ShipmentStatus] = None, carrier: Optional[Carrier] = None,
-                       order_id: Optional[Id("order")] = None, limit: int = Field(default=50, ge=1, le=200)) -> list[dict]:
+                       order_id: Optional[Id("order")] = None,
+                       limit: int = Field(default=50, ge=1, le=200)) -> list[dict]:
         """List shipments by status, carrier or order (without events).
 
         Args:
@@ -192,7 +194,8 @@ class Shipping(Service):
     @tool(read_only=False, returns=Shipment)
     def create_shipment(self, to_name: PersonName = Field(min_length=1), to_address: Address = Field(min_length=3),
                         to_city: City = Field(min_length=1), to_postal_code: str = Field(min_length=2, max_length=12),
-                        weight_kg: float = Field(gt=0, le=70), carrier: Carrier = "ups", service: ServiceLevel = "ground",
+                        weight_kg: float = Field(gt=0, le=70), carrier: Carrier = "ups",
+                        service: ServiceLevel = "ground",
                         to_country: Country = Field(default="US", pattern=r"^[A-Z]{2}$"),
                         from_warehouse: Id("warehouse") = "WH-EAST", order_id: Optional[Id("order")] = None,
                         ship_date: Optional[Date] = None) -> dict:
@@ -261,7 +264,8 @@ class Shipping(Service):
 
     @tool(read_only=False, returns=Shipment)
     def update_shipment_address(self, shipment_id: Id("shipment"), to_address: Address = Field(min_length=3),
-                                to_city: City = Field(min_length=1), to_postal_code: str = Field(min_length=2, max_length=12),
+                                to_city: City = Field(min_length=1),
+                                to_postal_code: str = Field(min_length=2, max_length=12),
                                 to_country: Country = Field(default="US", pattern=r"^[A-Z]{2}$")) -> dict:
         """Change the destination of a shipment whose label is not bought yet; the rate is re-quoted.
 
@@ -278,7 +282,8 @@ class Shipping(Service):
         problems = _address_problems(to_address, to_city, to_postal_code, to_country)
         if problems:
             raise Unprocessable("address is not deliverable: " + "; ".join(problems) + ".")
-        s.to_address, s.to_city, s.to_postal_code, s.to_country = to_address, to_city, to_postal_code.strip().upper(), to_country
+        s.to_address, s.to_city, s.to_country = to_address, to_city, to_country
+        s.to_postal_code = to_postal_code.strip().upper()
         s.rate = _rate(s.carrier, s.service, s.weight_kg, to_country)
         return s.model_dump(exclude={"events"})
 
@@ -318,7 +323,8 @@ class Shipping(Service):
             ship = b.placed_on + dt.timedelta(days=1)
             s = Shipment(id=f"SHP-{n:04d}", order_id=b.id, from_warehouse="WH-EAST", to_name=c.name,
                          to_address=c.address, to_city=c.city, to_postal_code=c.postal_code, to_country=c.country,
-                         weight_kg=weight, carrier="ups", service=service, rate=_rate("ups", service, weight, c.country),
+                         weight_kg=weight, carrier="ups", service=service,
+                         rate=_rate("ups", service, weight, c.country),
                          status="label_purchased", tracking_number=book_tracking_number(b.id),
                          label_url=f"https://labels.shipping.example/SHP-{n:04d}.pdf", ship_date=ship,
                          estimated_delivery=ship + dt.timedelta(days=TARIFF["ups"][service][2]))

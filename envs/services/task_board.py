@@ -8,8 +8,10 @@ started``/``in progress``/``done``, list states ``open``/``pending_approval``/
 ``finalize_project`` only when every task is done and approved. Left out:
 ``generate_project_plan`` (calls an LLM). Extended, the way team boards such
 as Asana work: tasks also carry an assignee email, a due date, a priority,
-labels and comments (optional parameters, so spec calls still work), plus
-``add_task_comment`` and ``list_members``.
+labels and comments, set with the designed tool ``set_task_details`` (and,
+optionally, in the task objects of ``create_project``/``add_tasks_to_project``)
+and searched with ``search_tasks``; plus ``add_task_comment`` and
+``list_members``. Spec tools keep exactly the spec's parameters.
 """
 
 from __future__ import annotations
@@ -113,6 +115,7 @@ class TaskBoard(Service):
                    "labels, comments and approval.")
     domain = "productivity"
     spec_source = "@chriscarrollsmith_taskqueue-mcp"
+    designed_tools = ("search_tasks", "set_task_details", "add_task_comment", "list_members")
     State = TaskBoardState
 
     # --------------------------------------------------------------- helpers
@@ -233,18 +236,28 @@ class TaskBoard(Service):
 
     # ------------------------------------------------------------------ tasks
     @tool(read_only=True, returns=list[Task])
-    def list_tasks(self, projectId: Optional[Id("project")] = None, state: ListState = "all",  # noqa: N803
-                   assigneeEmail: Optional[Email] = None, dueBefore: Optional[Date] = None,  # noqa: N803
-                   priority: Optional[Priority] = None, label: Optional[str] = None) -> list[dict]:
-        """List tasks, filtered by project, state, assignee, due date, priority or label.
+    def list_tasks(self, projectId: Optional[Id("project")] = None, state: ListState = "all") -> list[dict]:  # noqa: N803
+        """List tasks, optionally of one project and/or in one state.
 
         Args:
             projectId: only tasks of this project.
             state: open (not done), pending_approval (done, not approved), completed (approved) or all.
+        """
+        return self.search_tasks(projectId=projectId, state=state)
+
+    @tool(read_only=True, returns=list[Task])
+    def search_tasks(self, assigneeEmail: Optional[Email] = None, dueBefore: Optional[Date] = None,  # noqa: N803
+                     priority: Optional[Priority] = None, label: Optional[str] = None,
+                     state: ListState = "all", projectId: Optional[Id("project")] = None) -> list[dict]:  # noqa: N803
+        """Find tasks across projects by assignee, due date, priority, label and state.
+
+        Args:
             assigneeEmail: only tasks owned by this email.
-            dueBefore: only tasks due strictly before this date (YYYY-MM-DD).
+            dueBefore: only tasks due strictly before this date (YYYY-MM-DD), e.g. today for overdue ones.
             priority: only tasks with this priority.
             label: only tasks carrying this label.
+            state: open (not done), pending_approval (done, not approved), completed (approved) or all.
+            projectId: only tasks of this project.
         """
         if projectId is not None:
             self._project(projectId)
@@ -265,11 +278,9 @@ class TaskBoard(Service):
         return self._task(projectId, taskId).model_dump()
 
     @tool(read_only=False, returns=Task)
-    def create_task(self, projectId: Id("project"), title: str = Field(min_length=1), description: str = "",  # noqa: N803
-                    toolRecommendations: str = "", ruleRecommendations: str = "",  # noqa: N803
-                    assigneeEmail: Optional[Email] = None, dueDate: Optional[Date] = None,  # noqa: N803
-                    priority: Priority = "medium", labels: list[str] = Field(default_factory=list)) -> dict:
-        """Create one task at the end of a project.
+    def create_task(self, projectId: Id("project"), title: str = Field(min_length=1), description: str = Field(max_length=5000),  # noqa: N803
+                    toolRecommendations: str = "", ruleRecommendations: str = "") -> dict:  # noqa: N803
+        """Create one task at the end of a project (set owner and due date with set_task_details).
 
         Args:
             projectId: the project to add the task to.
@@ -277,23 +288,16 @@ class TaskBoard(Service):
             description: a detailed description.
             toolRecommendations: tools suggested for the task.
             ruleRecommendations: rules to review for the task.
-            assigneeEmail: owner's email (a board member).
-            dueDate: due date (YYYY-MM-DD).
-            priority: low, medium, high or urgent.
-            labels: labels.
         """
         spec = TaskIn(title=title, description=description, toolRecommendations=toolRecommendations,
-                      ruleRecommendations=ruleRecommendations, assigneeEmail=assigneeEmail, dueDate=dueDate,
-                      priority=priority, labels=labels)
+                      ruleRecommendations=ruleRecommendations)
         return self._add(self._project(projectId, writable=True), spec).model_dump()
 
     @tool(read_only=False, returns=Task)
     def update_task(self, projectId: Id("project"), taskId: Id("task"), title: Optional[str] = None,  # noqa: N803
                     description: Optional[str] = None, status: Optional[TaskStatus] = None,
                     completedDetails: Optional[str] = None, toolRecommendations: Optional[str] = None,  # noqa: N803
-                    ruleRecommendations: Optional[str] = None, assigneeEmail: Optional[Email] = None,  # noqa: N803
-                    dueDate: Optional[Date] = None, priority: Optional[Priority] = None,  # noqa: N803
-                    labels: Optional[list[str]] = None) -> dict:
+                    ruleRecommendations: Optional[str] = None) -> dict:  # noqa: N803
         """Change a task. Approved tasks are frozen; status moves not started → in progress → done
         (or one step back), and done needs completedDetails.
 
@@ -306,18 +310,14 @@ class TaskBoard(Service):
             completedDetails: how the task was completed (required when setting done).
             toolRecommendations: new tool recommendations.
             ruleRecommendations: new rule recommendations.
-            assigneeEmail: new owner's email (a board member).
-            dueDate: new due date (YYYY-MM-DD).
-            priority: new priority.
-            labels: new full list of labels.
         """
         t = self._task(projectId, taskId, writable=True)
         if t.approved:
             raise Conflict(f"task {taskId} is approved and can no longer be modified.")
         changes = {k: v for k, v in dict(title=title, description=description, completedDetails=completedDetails,
-                                          toolRecommendations=toolRecommendations, dueDate=dueDate, priority=priority,
-                                          ruleRecommendations=ruleRecommendations, labels=labels).items() if v is not None}
-        if not changes and status is None and assigneeEmail is None:
+                                          toolRecommendations=toolRecommendations,
+                                          ruleRecommendations=ruleRecommendations).items() if v is not None}
+        if not changes and status is None:
             raise InvalidArgument("nothing to update: give at least one field to change.")
         if status is not None and status != t.status:
             if (t.status, status) not in _MOVES:
@@ -327,11 +327,36 @@ class TaskBoard(Service):
                 raise InvalidArgument("completedDetails is required when setting status to 'done'.")
             t.status = status
             t.approved = status == "done" and self.state.projects[projectId].autoApprove
+        for k, v in changes.items():
+            setattr(t, k, v)
+        return t.model_dump(exclude={"comments"})
+
+    @tool(read_only=False, returns=Task)
+    def set_task_details(self, projectId: Id("project"), taskId: Id("task"),  # noqa: N803
+                         assigneeEmail: Optional[Email] = None, dueDate: Optional[Date] = None,  # noqa: N803
+                         priority: Optional[Priority] = None, labels: Optional[list[str]] = None) -> dict:
+        """Set a task's owner, due date, priority or labels (approved tasks are frozen).
+
+        Args:
+            projectId: the project containing the task.
+            taskId: the task to change.
+            assigneeEmail: new owner's email (a board member, see list_members).
+            dueDate: new due date (YYYY-MM-DD).
+            priority: new priority.
+            labels: new full list of labels.
+        """
+        t = self._task(projectId, taskId, writable=True)
+        if t.approved:
+            raise Conflict(f"task {taskId} is approved and can no longer be modified.")
+        if assigneeEmail is None and dueDate is None and priority is None and labels is None:
+            raise InvalidArgument("nothing to update: give assigneeEmail, dueDate, priority or labels.")
         self._member(assigneeEmail)
         if assigneeEmail is not None:
             t.assigneeEmail = assigneeEmail.lower()
-        for k, v in changes.items():
-            setattr(t, k, v)
+        t.dueDate = dueDate or t.dueDate
+        t.priority = priority or t.priority
+        if labels is not None:
+            t.labels = list(dict.fromkeys(labels))
         return t.model_dump(exclude={"comments"})
 
     @tool(read_only=False, destructive=True)

@@ -56,7 +56,8 @@ def test_search_companies(crm):
         {"filters": [f("name", "CONTAINS_TOKEN", "davis")]}, {"filters": [f("city", "NOT_HAS_PROPERTY")]}]}))
     assert [r["id"] for r in either["results"]] == ["COMP-0008"]
     ordered = ok(crm.call("crm_search_companies", {"filterGroups": [], "limit": 3,
-                                                   "sorts": [{"propertyName": "annualrevenue", "direction": "DESCENDING"}]}))
+                                                   "sorts": [{"propertyName": "annualrevenue",
+                                                              "direction": "DESCENDING"}]}))
     assert [r["id"] for r in ordered["results"]] == ["COMP-0004", "COMP-0003", "COMP-0008"]
     assert ordered["paging"] == {"next": {"after": "3"}} and ordered["total"] == 8
     nxt = ok(crm.call("crm_search_companies", {"filterGroups": [], "after": "6"}))
@@ -71,7 +72,8 @@ def test_search_companies(crm):
 def test_search_and_get_contacts(crm):
     hit = ok(crm.call("crm_search_contacts", {"filterGroups": [{"filters": [
         f("email", "EQ", "ADAM.PORTER@powell4.example")]}]}))
-    assert [r["id"] for r in hit["results"]] == ["CON-0004"] and hit["results"][0]["properties"]["owner_email"] == HANNAH
+    assert [r["id"] for r in hit["results"]] == ["CON-0004"]
+    assert hit["results"][0]["properties"]["owner_email"] == HANNAH
     owned = ok(crm.call("crm_search_contacts", {"filterGroups": [{"filters": [
         f("owner_email", "IN", [HANNAH]), f("lastname", "BETWEEN", ["A", "C"])]}], "limit": 100}))
     assert [r["id"] for r in owned["results"]] == ["CON-0001", "CON-0002", "CON-0010", "CON-0012"]
@@ -92,7 +94,8 @@ def test_create_contact(crm, today):
     assert c["createdAt"] == f"{today.isoformat()}T09:00:00"
     assert crm.state.associations["companies:COMP-0001->contacts:CON-0015"].type_ids == [280]
     before = crm.state_dict()
-    assert "CON-0001" in err(crm.call("crm_create_contact", {"properties": {"email": "Eric.Benson@pena1.example"}}), 409)
+    dup = {"properties": {"email": "Eric.Benson@pena1.example"}}
+    assert "CON-0001" in err(crm.call("crm_create_contact", dup), 409)
     err(crm.call("crm_create_contact", {"properties": {"firstname": "NoEmail"}}), 400)
     err(crm.call("crm_create_contact", {"properties": {"email": "x@y.example", "owner_email": "boss@else.example"}}),
         400)

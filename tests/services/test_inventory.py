@@ -104,7 +104,7 @@ def test_reservation_lifecycle(svc):
                                         "order_id": "ORD-0013"}))
     assert r["id"] == "RSV-0009" and r["status"] == "active"
     assert level(svc, "WH-WEST", "WC-HD-12").reserved == reserved + 2
-    assert [x["id"] for x in data(svc.call("list_reservations", {"order_id": "ORD-0013"}))] == ["RSV-0009"]
+    assert [x["id"] for x in data(svc.call("list_stock_reservations", {"order_id": "ORD-0013"}))] == ["RSV-0009"]
     done = data(svc.call("fulfill_reservation", {"reservation_id": "RSV-0009"}))
     assert done["status"] == "fulfilled" and done["on_hand"] == on_hand - 2
     assert code(svc.call("fulfill_reservation", {"reservation_id": "RSV-0009"})) == 409
@@ -114,7 +114,7 @@ def test_reservation_lifecycle(svc):
     assert code(svc.call("release_reservation", {"reservation_id": "RSV-9999"})) == 404
     assert code(svc.call("reserve_stock", {"sku": "WC-HD-12", "warehouse_id": "WH-WEST", "quantity": 10_000,
                                            "order_id": "ORD-0013"})) == 409
-    assert len(data(svc.call("list_reservations", {"status": "active"}))) == 7
+    assert len(data(svc.call("list_stock_reservations", {"status": "active"}))) == 7
 
 
 def test_set_reorder_point(svc):

@@ -48,8 +48,8 @@ def test_get_product_and_by_sku(svc):
     assert code(svc.call("get_product", {"product_id": "PRD-9999"})) == 404
 
 
-def test_list_categories(svc):
-    cats = {c["category"]: c["active_products"] for c in data(svc.call("list_categories", {}))}
+def test_list_product_categories(svc):
+    cats = {c["category"]: c["active_products"] for c in data(svc.call("list_product_categories", {}))}
     assert cats == {"accessories": 3, "electronics": 6, "furniture": 3, "stationery": 2}
 
 
