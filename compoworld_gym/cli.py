@@ -146,6 +146,26 @@ def play(
             return
 
 
+@app.command()
+def serve(
+    task: Optional[str] = typer.Option(None, "--task", help="Task id (default: the first task)."),
+    tasks_file: Optional[Path] = typer.Option(None, "--tasks", help="JSONL task file (default: built-in)."),
+    mode: str = typer.Option("meta", "--mode", help="'meta' (four meta-tools) or 'flat' (every tool)."),
+) -> None:
+    """Serve a task's composition as an MCP server over stdio."""
+    from compoworld_gym.mcp_bridge import serve_stdio
+
+    pool = _load_tasks(tasks_file)
+    chosen = next((t for t in pool if t.id == task), None) if task else pool[0]
+    if chosen is None:
+        console.print(f"[red]error:[/red] unknown task {task!r}")
+        raise typer.Exit(2)
+    if mode not in ("meta", "flat"):
+        console.print(f"[red]error:[/red] --mode must be 'meta' or 'flat', got {mode!r}")
+        raise typer.Exit(2)
+    serve_stdio(chosen, mode)  # type: ignore[arg-type]
+
+
 def main() -> None:
     """Console-script entry point."""
     app()

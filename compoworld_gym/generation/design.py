@@ -233,13 +233,30 @@ def _ordering(ctx: Ctx, hops: list[Hop], rules: list[str], caps: set[str]) -> li
 
 
 def _reference(comp: Composition, hops: list[Hop]) -> list[MetaCall]:
+    counts = tool_name_counts([*comp.services, *comp.distractors])
     ref = [MetaCall(name="list_services")]
     ref += [MetaCall(name="list_tools", arguments={"service": s}) for s in comp.services]
     for hop in hops:
-        ref += hop.fact.reads
-        ref += hop.sink.calls if hop.write else [c for c in hop.sink.calls
-                                                  if c.arguments.get("tool_name") != hop.sink.tool]
+        ref += [_qualify(c, hop.fact.service, counts) for c in hop.fact.reads]
+        sink_calls = hop.sink.calls if hop.write else [c for c in hop.sink.calls
+                                                       if c.arguments.get("tool_name") != hop.sink.tool]
+        ref += [_qualify(c, hop.sink.service, counts) for c in sink_calls]
     return ref
+
+
+def tool_name_counts(services: list[str]) -> Counter:
+    """How many of the mounted services define each bare tool name."""
+    from compoworld_gym.catalog import get_service
+
+    return Counter(t for s in services for t in get_service(s).tools)
+
+
+def _qualify(mc: MetaCall, service: str, counts: Counter) -> MetaCall:
+    """Use ``<service>__<tool>`` when the bare name is shared (as the world exposes it)."""
+    name = mc.arguments.get("tool_name", "")
+    if mc.name != "call_tool" or counts[name] <= 1:
+        return mc
+    return MetaCall(name="call_tool", arguments={**mc.arguments, "tool_name": f"{service}__{name}"})
 
 
 def _domain(comp: Composition, hooks: dict[str, ServiceHook]) -> str:

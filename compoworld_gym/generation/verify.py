@@ -91,6 +91,9 @@ def verify(task: Task, negatives: Iterable[str] = ()) -> Verdict:
         return _fail("passes-at-reset: the initial state already passes every check", 0)
     if at_reset & negatives:
         return _fail(f"negative-fails-at-reset: {sorted(at_reset & negatives)}", 0)
+    unroutable = _unroutable(task)
+    if unroutable:
+        return _fail(f"reference-call-failed: {unroutable} is ambiguous or unknown among the listed services", 0)
     for i, mc in enumerate(task.reference):
         result = dispatch(world, mc.name, mc.arguments)
         if result.get("success") is False:
@@ -123,6 +126,19 @@ def verify(task: Task, negatives: Iterable[str] = ()) -> Verdict:
     if idle:
         return _fail(f"unaffected-check: no reference step affects {idle}", replays)
     return Verdict(ok=True, replays=replays)
+
+
+def _unroutable(task: Task) -> Optional[str]:
+    """A reference tool name the full world (with distractors) would not route."""
+    counts: dict[str, int] = {}
+    for name in [*task.services, *task.distractors]:
+        for tool in get_service(name).tools:
+            counts[tool] = counts.get(tool, 0) + 1
+    for mc in task.reference:
+        name = str(mc.arguments.get("tool_name", "")) if mc.name == "call_tool" else ""
+        if name and "__" not in name and counts.get(name, 0) > 1:
+            return name
+    return None
 
 
 def _call_checked(task: Task, mc: Any) -> bool:

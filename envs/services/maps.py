@@ -97,6 +97,10 @@ def travel(a: GazPlace, b: GazPlace, mode: str) -> Optional[tuple[int, int]]:
     return round(road * 1000), round(road / kmh * 3600) + (overhead if road > 0 else 0)
 
 
+#: (place, lower-case name, normalised address), built once for fast matching.
+_INDEX = tuple((p, p.name.lower(), " ".join(p.address.lower().replace(",", " ").split())) for p in PLACES.values())
+
+
 def _view(p: GazPlace) -> dict:
     return {"name": p.name, "formatted_address": p.address, "location": {"lat": p.lat, "lng": p.lng},
             "place_id": p.place_id, "rating": p.rating or None, "types": list(p.types)}
@@ -118,8 +122,7 @@ class Maps(Service):
         if not q:
             return None
         best, score = None, (0, 0)
-        for p in PLACES.values():
-            name, addr = p.name.lower(), " ".join(p.address.lower().replace(",", " ").split())
+        for p, name, addr in _INDEX:
             level = (4 if q in (name, addr) else 3 if q in addr else 2 if name in q or addr in q
                      else 1 if q in name else 0)
             # Ties: the longer matched name wins ("willis tower chicago" -> Willis Tower, not Chicago).
@@ -308,8 +311,8 @@ class Maps(Service):
             raise Unprocessable(f"ZERO_RESULTS: no {mode} route from {a.name} to {b.name}; try driving or a flight.")
         metres, secs = t
         legs = ((0.1, f"Head {_bearing(a, b)} from {a.name}"),
-                (0.8, f"Continue {_bearing(a, b)} toward {b.city or b.name}" if mode != "transit"
-                 else f"Take transit toward {b.city or b.name}"),
+                (0.8, f"Continue {_bearing(a, b)} toward {b.name}" if mode != "transit"
+                 else f"Take transit toward {b.name}"),
                 (0.1, f"Arrive at {b.name}"))
         steps = [{"instructions": text, "distance": {"text": _dist_text(round(metres * f)), "value": round(metres * f)},
                   "duration": {"text": _dur_text(round(secs * f)), "value": round(secs * f)}, "travel_mode": mode.upper()}

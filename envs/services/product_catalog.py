@@ -23,6 +23,10 @@ from compoworld_gym.errors import Conflict, InvalidArgument, NotFound
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
 Category = Literal["electronics", "furniture", "stationery", "accessories", "apparel", "other"]
+_BLURB = {"electronics": "{name} for a productive desk setup; one-year warranty.",
+          "furniture": "{name} built for all-day comfort; ships flat-packed.",
+          "stationery": "{name} for notes, plans and sketches.",
+          "accessories": "{name}: the small upgrade every workspace needs."}
 _VARIANT_OPTIONS = {"electronics": ("Black", "White"), "furniture": ("Oak", "Walnut"),
                     "stationery": ("Blue", "Black"), "accessories": ("Grey", "Navy")}
 
@@ -290,7 +294,7 @@ class ProductCatalog(Service):
         for i, item in enumerate(PRODUCTS, start=1):
             pid = f"PRD-{i:04d}"
             p = Product(id=pid, sku=item.sku, name=item.name, category=item.category, price=item.price,
-                        description=fake.sentence(nb_words=10), created_on=today - dt.timedelta(days=400 - 20 * i))
+                        description=_BLURB[item.category].format(name=item.name), created_on=today - dt.timedelta(days=400 - 20 * i))
             if i % 3 == 1:
                 for option in _VARIANT_OPTIONS[item.category]:
                     p.variants.append(Variant(sku=f"{item.sku}-{option[:3].upper()}", option=option, price=item.price))
