@@ -62,3 +62,25 @@ def test_flat_mode_exposes_real_tools_with_annotations_and_mutates_state():
 def test_bad_mode():
     with pytest.raises(ValueError, match="mode"):
         build_server(TASK, mode="both")
+
+
+def test_compoworld_serve_over_stdio():
+    """The real CLI as a subprocess, spoken to by the SDK's stdio client."""
+    import shutil
+    import sys
+
+    from mcp import StdioServerParameters
+
+    exe = shutil.which("compoworld")
+    command, args = (exe, []) if exe else (sys.executable, ["-m", "compoworld_gym.cli"])
+    params = StdioServerParameters(command=command, args=[*args, "serve", "--task", TASK.id, "--mode", "flat"])
+
+    async def go():
+        async with Client(params) as client:
+            tools = [t.name for t in (await client.list_tools()).tools]
+            out = await client.call_tool("search_tickets", {"query": "chargeback"})
+            return tools, out
+
+    tools, out = run(go())
+    assert "search_tickets" in tools and "get_article" in tools
+    assert json.loads(out.content[0].text)["data"][0]["subject"] == "Chargeback notice from card issuer"

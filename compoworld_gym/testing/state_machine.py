@@ -105,6 +105,9 @@ class MachineConfig:
         reward_range: inclusive bounds every reward must lie in.
         check_determinism: replay each run in a fresh env at teardown.
         check_leaks: search observations for rubric/reference text.
+        allow_internal_errors: accept 500 results (a 500 means a tool raised
+            an unexpected exception or produced an invalid state: a bug the
+            framework contained, but a bug).
     """
 
     seeds: tuple[int, ...] = (0, 1, 2)
@@ -112,6 +115,7 @@ class MachineConfig:
     reward_range: tuple[float, float] = (0.0, 1.0)
     check_determinism: bool = True
     check_leaks: bool = True
+    allow_internal_errors: bool = False
 
 
 class EnvMachine(RuleBasedStateMachine):
@@ -253,6 +257,10 @@ class EnvMachine(RuleBasedStateMachine):
             self.fail("reward-out-of-range", f"reward {reward!r} not a finite number in [{lo}, {hi}]")
         if not all(isinstance(f, (bool, np.bool_)) for f in (terminated, truncated)):
             self.fail("bad-flags", f"terminated={terminated!r}, truncated={truncated!r}")
+        if not self.config.allow_internal_errors:
+            for result in parsed if isinstance(parsed, list) else [parsed]:
+                if isinstance(result, dict) and (result.get("error") or {}).get("code") == 500:
+                    self.fail("tool-internal-error", f"a tool failed with 500: {result['error'].get('message')}")
         if world is not None:
             after = self.check_states(world)
             if after != before and not self._mutation_succeeded(mutators, parsed):
