@@ -61,8 +61,9 @@ def tool_calls(world: World, pools: Optional[Pools] = None) -> st.SearchStrategy
     if not tools:
         return st.just(call("list_services"))
     pools = state_pools(world.services.values()) if pools is None else pools
-    return st.sampled_from(tools).flatmap(
-        lambda t: tool_arguments(t[1], pools).map(lambda a, name=t[0]: call("call_tool", tool_name=name, arguments=a)))
+    # one argument strategy per tool, built now: a flatmap would rebuild it on every draw
+    return st.one_of([tool_arguments(spec, pools).map(
+        lambda a, name=name: call("call_tool", tool_name=name, arguments=a)) for name, spec in tools])
 
 
 def discovery_calls(world: World) -> st.SearchStrategy[dict[str, Any]]:

@@ -55,7 +55,7 @@ class FuzzFailure(AssertionError):
     """An invariant was violated; the message holds the whole reproducing trace.
 
     Attributes:
-        invariant: short name of the violated invariant, e.g. ``"failed-call-changed-state"``.
+        invariant: short name of the violated invariant, e.g. ``"unexpected-state-change"``.
         detail: what was observed.
         trace: ``[("reset", seed) | ("step", action)]`` from the start of the run.
     """
@@ -264,7 +264,7 @@ class EnvMachine(RuleBasedStateMachine):
         if world is not None:
             after = self.check_states(world)
             if after != before and not self._mutation_succeeded(mutators, parsed):
-                self.fail("failed-call-changed-state",
+                self.fail("unexpected-state-change",
                           "state changed although no mutating tool call succeeded; obs: " + _short(obs))
         self.check_leaks(obs, action)
         self.done = self.done or bool(terminated) or bool(truncated)

@@ -42,6 +42,8 @@ from compoworld_gym.service import Service, ToolSpec
 DEFAULT_MAX_TEXT = 24
 #: Range of random dates (the built-in tasks live in early 2026).
 MIN_DATE, MAX_DATE = dt.date(2024, 1, 1), dt.date(2028, 12, 31)
+#: Most values kept per pool (large states would make every draw slow).
+_MAX_POOL = 150
 #: Longest state string taken into a pool (long bodies add nothing).
 _MAX_POOL_STRING = 200
 
@@ -162,8 +164,16 @@ def state_pools(services: Iterable[Service]) -> Pools:
         if walker is not None:
             _collect(walker, data, by_entity)
         _strings(data, strings)
-    return Pools(by_entity={k: sorted(v, key=repr) for k, v in sorted(by_entity.items())},
-                 strings=sorted(strings))
+    return Pools(by_entity={k: _spread(sorted(v, key=repr)) for k, v in sorted(by_entity.items())},
+                 strings=_spread(sorted(strings)))
+
+
+def _spread(values: list[Any], limit: int = _MAX_POOL) -> list[Any]:
+    """At most ``limit`` values, evenly spaced over the sorted list (deterministic)."""
+    if len(values) <= limit:
+        return values
+    step = len(values) / limit
+    return [values[int(i * step)] for i in range(limit)]
 
 
 # ------------------------------------------------------ schema -> values
@@ -313,7 +323,7 @@ def _pool_candidates(schema: dict[str, Any], pools: Pools) -> list[Any]:
         else:
             continue
         out.extend(v for v in source if _fits(branch, v))
-    return out[:500]
+    return out
 
 
 def _random_values(schema: dict[str, Any], pools: Optional[Pools]) -> st.SearchStrategy[Any]:

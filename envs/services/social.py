@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Literal, Optional
+from typing import ClassVar, Literal, Optional
 
 from faker import Faker
 from pydantic import Field
@@ -118,6 +118,11 @@ class Social(Service):
                    "scheduled posts and moderation (hide, remove, ban) with a mod log.")
     domain = "social"
     spec_source = "@ruradium_mcp-reddit"
+    #: Tools the spec server lacks (it only reads), designed after Reddit's own API.
+    designed_tools: ClassVar[frozenset[str]] = frozenset({
+        "search_posts", "get_account", "get_subreddit_info", "list_mod_log", "create_post",
+        "publish_scheduled_post", "cancel_scheduled_post", "add_comment", "like_post", "moderate_content",
+        "ban_user"})
     State = SocialState
 
     # ---------------------------------------------------------------- helpers

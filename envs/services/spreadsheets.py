@@ -253,6 +253,8 @@ class Spreadsheets(Service):
         b = self._book(spreadsheet_id)
         s = self._sheet(b, sheet, range)
         _, r0, c0, r1, c1 = parse_range(range)
+        if ":" not in range:  # a single cell is where the block starts, not its size
+            r1 = c1 = None
         height, width = len(data), max(len(r) for r in data)
         if (r1 is not None and height > r1 - r0 + 1) or (c1 is not None and width > c1 - c0 + 1):
             raise InvalidArgument(f"data is {height}x{width} but range {range!r} is smaller; widen the range.")
