@@ -147,6 +147,65 @@ def play(
 
 
 @app.command()
+def graph(
+    out: Path = typer.Option(Path("compoworld-graph.png"), "--out", help="PNG of the dependency graph."),
+    composition_out: Optional[Path] = typer.Option(None, "--composition-out",
+                                                   help="Also draw one sampled composition (PNG)."),
+    k: int = typer.Option(5, "--k", min=1, help="Composition size for the candidate count."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sampled composition."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Print the service dependency graph's size and draw it (and one composition)."""
+    import random
+
+    from compoworld_gym.catalog import service_names
+    from compoworld_gym.composition import add_distractors, random_walk
+    from compoworld_gym.graph import build_graph, draw_composition, draw_graph, graph_summary
+
+    g = build_graph()
+    summary = graph_summary(g, k=k)
+    summary["picture"] = str(draw_graph(out, g))
+    if composition_out is not None:
+        rng = random.Random(seed)
+        comp = add_distractors(random_walk(g, rng, k), service_names(), rng)
+        summary["composition"] = {"id": comp.id, "slug": comp.slug, "picture": str(draw_composition(comp, composition_out))}
+    if as_json:
+        _print_json(summary)
+        return
+    cands = summary["candidate_compositions"]
+    console.print(f"{summary['services']} services, {summary['edges']} edges "
+                  f"({summary['typed_edges']} typed), {len(summary['entity_types'])} entity types; "
+                  f"candidate compositions of {k}: {cands}")
+    console.print(f"wrote {summary['picture']}" + (f" and {summary['composition']['picture']}"
+                                                   if "composition" in summary else ""))
+
+
+@app.command()
+def generate(
+    n: int = typer.Option(100, "--n", min=0, help="Number of verified tasks."),
+    seed: int = typer.Option(0, "--seed", help="Generation seed (same seed, same tasks)."),
+    out: Path = typer.Option(Path("tasks.jsonl"), "--out", help="Output JSONL task file."),
+    as_json: bool = typer.Option(False, "--json", help="Print generation statistics as JSON."),
+) -> None:
+    """Generate verified tasks: random-walk compositions through explore/design/verify/submit."""
+    from rich.progress import Progress
+
+    from compoworld_gym.generation import GenerationStats, generate_tasks, submit
+
+    stats = GenerationStats()
+    with Progress(console=Console(stderr=True), transient=True) as progress:
+        bar = progress.add_task("generating", total=n)
+        tasks = generate_tasks(n, seed, stats=stats, progress=lambda k: progress.update(bar, completed=k))
+    submit(tasks, out)
+    summary = {"out": str(out), **stats.summary()}
+    if as_json:
+        _print_json(summary)
+        return
+    console.print(f"wrote {len(tasks)} verified tasks to {out} "
+                  f"({summary.get('compositions')} compositions)")
+
+
+@app.command()
 def serve(
     task: Optional[str] = typer.Option(None, "--task", help="Task id (default: the first task)."),
     tasks_file: Optional[Path] = typer.Option(None, "--tasks", help="JSONL task file (default: built-in)."),

@@ -42,3 +42,22 @@ def test_tasks_export(tmp_path):
     path = tmp_path / "b.jsonl"
     out = runner.invoke(app, ["tasks", "--out", str(path)])
     assert out.exit_code == 0 and path.read_text().count("\n") >= 1
+
+
+def test_graph_writes_pictures_and_counts(tmp_path):
+    out = runner.invoke(app, ["graph", "--json", "--out", str(tmp_path / "g.png"),
+                              "--composition-out", str(tmp_path / "c.png")])
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.output[out.output.index("{"):])
+    assert summary["services"] >= 40 and summary["edges"] > 100
+    assert summary["candidate_compositions"]["combinations"] > 100_000
+    assert (tmp_path / "g.png").read_bytes()[:4] == b"\x89PNG"
+    assert (tmp_path / "c.png").stat().st_size > 1000
+
+
+def test_generate_writes_verified_tasks(tmp_path):
+    path = tmp_path / "t.jsonl"
+    out = runner.invoke(app, ["generate", "--n", "3", "--seed", "1", "--out", str(path), "--json"])
+    assert out.exit_code == 0, out.output
+    summary = json.loads(out.output[out.output.index("{"):])
+    assert summary["tasks"] == 3 and len(path.read_text().splitlines()) == 3

@@ -53,7 +53,7 @@ DEEP = FuzzProfile(runs=1000, steps=20)
 
 
 def fuzz_env(env_factory: Callable[[], gym.Env], *, profile: FuzzProfile = SHORT, seed: int = 0,
-             quiet: bool = False) -> None:
+             quiet: bool = False) -> int:
     """Fuzz an env with the state machine; return quietly or raise.
 
     Args:
@@ -61,6 +61,9 @@ def fuzz_env(env_factory: Callable[[], gym.Env], *, profile: FuzzProfile = SHORT
         profile: runs, steps and checks (:data:`SHORT` by default).
         seed: Hypothesis seed; the same seed draws the same runs.
         quiet: do not print Hypothesis's report of a failing example.
+
+    Returns:
+        The number of state-machine runs executed.
 
     Raises:
         FuzzFailure: an invariant was violated; ``.trace`` and the message
@@ -74,6 +77,7 @@ def fuzz_env(env_factory: Callable[[], gym.Env], *, profile: FuzzProfile = SHORT
                       verbosity=Verbosity.quiet if quiet else Verbosity.normal)
     test = get_state_machine_test(machine, settings=config)
     hypothesis_seed(seed)(test)()
+    return machine.runs_done
 
 
 @contextlib.contextmanager
@@ -155,29 +159,35 @@ def service_env_factory(service: type[Service], *, seeds: Sequence[int] = (0, 1)
 
 
 def fuzz_service(service: type[Service], *, profile: FuzzProfile = SHORT, seed: int = 0,
-                 distractors: Sequence[str] = (), quiet: bool = False) -> None:
+                 distractors: Sequence[str] = (), quiet: bool = False) -> int:
     """Fuzz one service through the env: the one-line pytest entry.
 
     The service is registered in the catalog for the duration of the run
     (if it is not there already).
+
+    Returns:
+        The number of state-machine runs executed.
 
     Raises:
         FuzzFailure: an invariant was violated (message: the minimal trace).
         ValueError: another service of the same name is in the catalog.
     """
     with registered(service):
-        fuzz_env(service_env_factory(service, distractors=distractors), profile=profile, seed=seed,
-                 quiet=quiet)
+        return fuzz_env(service_env_factory(service, distractors=distractors), profile=profile, seed=seed,
+                        quiet=quiet)
 
 
 def fuzz_tasks(tasks: Sequence[Task], *, profile: FuzzProfile = SHORT, seed: int = 0,
-               quiet: bool = False) -> None:
+               quiet: bool = False) -> int:
     """Fuzz ``CompoWorldEnv`` over a pool of tasks (built-in, generated or your own).
+
+    Returns:
+        The number of state-machine runs executed.
 
     Raises:
         FuzzFailure: an invariant was violated (message: the minimal trace).
     """
-    fuzz_env(tasks_env_factory(tasks), profile=profile, seed=seed, quiet=quiet)
+    return fuzz_env(tasks_env_factory(tasks), profile=profile, seed=seed, quiet=quiet)
 
 
 def with_runs(profile: FuzzProfile, runs: int) -> FuzzProfile:

@@ -126,6 +126,9 @@ class EnvMachine(RuleBasedStateMachine):
     _references: ClassVar[dict[Optional[int], bytes]]
     _secrets: ClassVar[dict[str, list[str]]]
     _strategy_cache: ClassVar[dict[bytes, dict[str, st.SearchStrategy[str]]]]
+    _initials: ClassVar[dict[int, tuple[Any, bytes]]]
+    #: Runs finished by this machine class (Hypothesis's shrink runs included).
+    runs_done: ClassVar[int] = 0
 
     def __init__(self) -> None:
         super().__init__()
@@ -185,6 +188,13 @@ class EnvMachine(RuleBasedStateMachine):
             self._secrets[key] = hidden_texts(task, self.world())
         return self._secrets[key]
 
+    def _initial_of(self, task: Any) -> bytes:
+        """The task's initial states as bytes, from a freshly mounted world (cached per task object)."""
+        hit = self._initials.get(id(task))
+        if hit is None or hit[0] is not task:  # the task is kept, so its id is not reused
+            hit = self._initials[id(task)] = (task, _dump(mount(task).states()))
+        return hit[1]
+
     def _reference(self, seed: int) -> bytes:
         if seed not in self._references:
             env = self.factory()
@@ -220,7 +230,7 @@ class EnvMachine(RuleBasedStateMachine):
             states = world.states()
             if world.call_log:
                 self.fail("reset-leak", f"call log not empty after reset: {world.call_log}")
-            if task is not None and hasattr(task, "checks") and _dump(mount(task).states()) != _dump(states):
+            if task is not None and hasattr(task, "checks") and self._initial_of(task) != _dump(states):
                 self.fail("reset-leak", f"state after reset differs from task {task.id!r}'s initial state")
         if seed is not None and _dump([obs, info, states]) != self._reference(seed):
             self.fail("reset-leak", f"reset(seed={seed}) differs from a fresh env's reset(seed={seed})")
@@ -320,6 +330,7 @@ class EnvMachine(RuleBasedStateMachine):
 
     def teardown(self) -> None:
         """Replay the run in a fresh env and compare everything, then close."""
+        type(self).runs_done += 1
         try:
             if self.config.check_determinism and not self.failed and self.trace:
                 self._replay()
@@ -395,4 +406,4 @@ def env_state_machine(env_factory: Callable[[], gym.Env], config: MachineConfig 
         raise ValueError("config.seeds must not be empty")
     return type("FuzzEnvMachine", (EnvMachine,), {
         "factory": staticmethod(env_factory), "config": config, "_references": {}, "_secrets": {},
-        "_strategy_cache": {}})
+        "_strategy_cache": {}, "_initials": {}})

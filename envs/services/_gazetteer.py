@@ -1,4 +1,4 @@
-"""The built-in gazetteer of the ``maps`` service: 46 places in seven cities.
+"""The built-in gazetteer of the ``maps`` service: 45 places in seven cities.
 
 Coordinates are the real ones of public landmarks, rounded to four decimals
 (about 10 m); elevations in metres are approximate. Three entries are the

@@ -376,12 +376,14 @@ class Contracts(Service):
             cid = f"CTR-{n:04d}"
             c = Contract(id=cid, customer_id=a.id, company=a.company, plan=plan, seats=seats, annual_value=value,
                          currency="USD", start_date=start, end_date=end, auto_renew=i % 4 != 3,
-                         notice_period_days=notice, renewal_term_months=12, price_uplift_pct=rng.choice((0.0, 3.0, 5.0)),
+                         notice_period_days=notice, renewal_term_months=12,
+                         price_uplift_pct=rng.choice((0.0, 3.0, 5.0)),
                          status="active", owner_email=a.owner_email, renewed_from=prev_id)
             if prev_id:
                 state.contracts[prev_id].renewed_to = cid
             if i == 4 and notice_deadline(c) >= today - dt.timedelta(days=5):
-                c.status, c.cancellation_notice_on = "notice_given", min(today, notice_deadline(c)) - dt.timedelta(days=3)
+                c.status = "notice_given"
+                c.cancellation_notice_on = min(today, notice_deadline(c)) - dt.timedelta(days=3)
                 c.cancellation_reason = "Consolidating vendors after a budget review."
             state.contracts[cid] = c
         n += 1

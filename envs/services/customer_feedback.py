@@ -287,7 +287,8 @@ class CustomerFeedback(Service):
 
     @tool(read_only=False, returns=FeedbackNote)
     def create_feedback(self, title: str = Field(min_length=1, max_length=200),
-                        content: str = Field(min_length=1, max_length=10000), customer_email: Email = Field(min_length=3),
+                        content: str = Field(min_length=1, max_length=10000),
+                        customer_email: Email = Field(min_length=3),
                         source: Source = "email", company: Optional[CompanyName] = None,
                         tags: list[str] = Field(default_factory=list), ticket_id: Optional[Id("ticket")] = None,
                         response_id: Optional[Id("response")] = None) -> dict:
@@ -369,7 +370,8 @@ class CustomerFeedback(Service):
             state.notes[fid] = FeedbackNote(
                 id=fid, title=title, content=f"{acct.contact_name} ({acct.contact_title}): {title.lower()}; "
                 + fake.sentence(nb_words=10), customer_email=acct.contact_email, company=acct.company,
-                source=rng.choice(("email", "call", "ticket")), tags=[tag], status=rng.choice(("new", "reviewed", "planned")),
+                source=rng.choice(("email", "call", "ticket")), tags=[tag],
+                status=rng.choice(("new", "reviewed", "planned")),
                 owner_email=rng.choice(owners) if n % 2 else None,
                 ticket_id=f"TCK-{rng.randint(1, 12):04d}" if n % 3 == 0 else None,
                 created_on=today - dt.timedelta(days=rng.randint(1, 60)))

@@ -57,7 +57,8 @@ class EnvConfig(Record):
 
     on: bool = Field(description="True when targeting is on; off serves the off variation.")
     off_variation: int = Field(default=1, ge=0, description="Variation served when off and outside the rollout.")
-    rollout_percentage: int = Field(ge=0, le=100, description="Share (0-100 %) of fallthrough users served variation 0.")
+    rollout_percentage: int = Field(ge=0, le=100,
+                                    description="Share (0-100 %) of fallthrough users served variation 0.")
     targets: list[Target] = Field(default_factory=list, description="Individually targeted users.")
     rules: list[Rule] = Field(default_factory=list, description="Rules, evaluated in order.")
     next_rule: int = Field(default=1, ge=1, description="Number of the next rule id.")

@@ -4,7 +4,7 @@ Follows the ``modelcontextprotocol-google-maps`` reference server in
 ``shared/mcp-specs/servers.jsonl`` (all 7 tools, same names, parameters and
 enums; result shapes modelled on the Google responses it forwards), plus
 designed tools for saved places and a meeting point. The world is the
-built-in gazetteer of ``_gazetteer`` (46 places in seven cities), so results
+built-in gazetteer of ``_gazetteer`` (45 places in seven cities), so results
 are deterministic: distance is the haversine great-circle distance times a
 per-mode road factor, travel time is road distance over a per-mode speed
 (:data:`MODES`), elevation is interpolated from gazetteer points within

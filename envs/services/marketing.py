@@ -391,7 +391,8 @@ class Marketing(Service):
                 state.members[_key(lid, email)] = Member(
                     list_id=lid, email=email, full_name=person, status=status,
                     tags=sorted(rng.sample(tags, rng.randint(0, 2))), opted_in_on=joined,
-                    unsubscribed_on=joined + dt.timedelta(days=rng.randint(1, 19)) if status == "unsubscribed" else None)
+                    unsubscribed_on=(joined + dt.timedelta(days=rng.randint(1, 19))
+                                     if status == "unsubscribed" else None))
         start = dt.datetime.combine(today, DAY_START)
         drafts = (("LST-0001", "December gift guide", "Gifts for the home office", "sent", None),
                   ("LST-0002", "Q4 product update", "What shipped in Q4", "sent", None),

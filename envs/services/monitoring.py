@@ -392,7 +392,8 @@ class Monitoring(Service):
         for n, (a, status) in enumerate(zip(crit, statuses), start=1):
             iid = f"INC-{n:04d}"
             lead = state.policies[state.services[a.service].escalation_policy_id].levels[0]
-            inc = Incident(id=iid, title=a.title, service=a.service, priority="P1" if a.severity == "critical" else "P2",
+            inc = Incident(id=iid, title=a.title, service=a.service,
+                           priority="P1" if a.severity == "critical" else "P2",
                            urgency="high", status=status, assignee_email=lead, escalation_level=1,
                            created_at=a.triggered_at + dt.timedelta(minutes=2), alert_ids=[a.id],
                            notes=[Note(author_email=lead, content=f"Incident opened: {a.title}",

@@ -389,7 +389,8 @@ class Social(Service):
         people = [(c.name, c.email) for c in CUSTOMERS] + [
             (n, email_for(n, fake.free_email_domain())) for n in (fake.name() for _ in range(4))]
         mgr = next(s for s in STAFF if s.team == "customer_success")
-        state.accounts["acme_support"] = Account(username="acme_support", display_name=next(s for s in STAFF if s.team == "support").name,
+        lead = next(s for s in STAFF if s.team == "support")
+        state.accounts["acme_support"] = Account(username="acme_support", display_name=lead.name,
                                                  email=TEAMS["support"].email, karma=5400,
                                                  created_on=today - dt.timedelta(days=900))
         state.accounts[_username(mgr.name)] = Account(username=_username(mgr.name), display_name=mgr.name,

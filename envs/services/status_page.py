@@ -222,7 +222,8 @@ class StatusPage(Service):
 
     @tool(read_only=False, returns=StatusIncident)
     def create_status_incident(self, name: str = Field(min_length=1, max_length=200),
-                               body: str = Field(min_length=1, max_length=5000), author_email: Email = Field(min_length=3),
+                               body: str = Field(min_length=1, max_length=5000),
+                               author_email: Email = Field(min_length=3),
                                impact: Impact = "minor", component_ids: list[str] = Field(default_factory=list),
                                component_status: ComponentStatus = "degraded_performance",
                                status: Literal["investigating", "identified", "monitoring"] = "investigating",
@@ -259,7 +260,8 @@ class StatusPage(Service):
 
     @tool(read_only=False, returns=IncidentUpdate)
     def post_incident_update(self, incident_id: Id("incident"), status: IncidentStatus,
-                             body: str = Field(min_length=1, max_length=5000), author_email: Email = Field(min_length=3),
+                             body: str = Field(min_length=1, max_length=5000),
+                             author_email: Email = Field(min_length=3),
                              component_status: Optional[ComponentStatus] = None) -> dict:
         """Post a public update; 'resolved' closes the incident and restores its components.
 

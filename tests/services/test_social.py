@@ -54,7 +54,7 @@ def test_follows_real_spec(name):
 def test_seed(make_service):
     a = make_service(Social, seed=5)
     assert a.state_dict() == make_service(Social, seed=5).state_dict()
-    assert "olivia_martinez" in a.state.accounts and a.state.accounts["olivia_martinez"].email == "olivia.martinez@gmail.com"
+    assert a.state.accounts["olivia_martinez"].email == "olivia.martinez@gmail.com"
     assert all(c.post_id in a.state.posts for c in a.state.comments.values())
     assert len(Social.tools) == 13
 
