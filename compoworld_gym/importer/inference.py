@@ -182,14 +182,15 @@ def annotation_for(schema: Any, depth: int = 0) -> Any:
 def field_for(name: str, schema: Any, *, required: bool, collection_kind: Optional[str]) -> tuple[Any, Any]:
     """A ``(annotation, FieldInfo)`` pair for a record field from its schema.
 
-    Optional fields accept None (absent in the call means None in the record).
+    The field is stored under its original name (the alias), whatever the
+    Python attribute is called. Optional fields accept None.
     """
     ann = annotation_for(schema)
     tag = infer_entity(name, schema, collection_kind=collection_kind) if isinstance(schema, dict) else None
     desc = schema.get("description") if isinstance(schema, dict) else None
     extra = {"x-entity": tag} if tag else None
     kwargs: dict[str, Any] = {"description": desc if isinstance(desc, str) else None,
-                              "json_schema_extra": extra}
+                              "json_schema_extra": extra, "alias": name}
     if not required:
         return Optional[ann], Field(default=None, **kwargs)
     return ann, Field(**kwargs)

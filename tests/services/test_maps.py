@@ -70,7 +70,9 @@ def test_search_and_details(mp):
                                              "radius": 5000}))["places"]
     assert [p["place_id"] for p in near] == ["PLC-0028"]
     parks = ok(mp.call("maps_search_places", {"query": "park"}))["places"]
-    assert parks[0]["rating"] == 4.8 and len(parks) == 7
+    # Six typed parks, Fenway Park by name and the office on Park Ave S by address; best rated first.
+    assert parks[0]["rating"] == 4.8 and len(parks) == 8
+    assert {"Fenway Park", "New York Office"} <= {p["name"] for p in parks}
     d = ok(mp.call("maps_place_details", {"place_id": "PLC-0030"}))
     assert d["name"] == "Austin Hub" and d["opening_hours"]["weekday_text"][0] == "Monday: 09:00-17:00"
     assert ok(mp.call("maps_place_details", {"place_id": "PLC-0003"}))["opening_hours"]["weekday_text"][6] == \
