@@ -1,0 +1,178 @@
+"""The toolkit can fail: planted bugs are found, named and shrunk to a minimal trace."""
+
+from __future__ import annotations
+
+import datetime as dt
+import random
+
+import orjson
+import pytest
+from faker import Faker
+from pydantic import Field
+
+from compoworld_gym.catalog import UnknownService, get_service
+from compoworld_gym.entities import Id
+from compoworld_gym.service import Record, Service, ServiceState, tool
+from compoworld_gym.testing import FuzzFailure, FuzzProfile, fuzz_service
+
+#: The planted trigger: 600 <= min_priority < 650, i.e. 5% of one parameter of one tool.
+TRIGGER_LOW, TRIGGER_HIGH = 600, 650
+
+
+class Note(Record):
+    """A note."""
+
+    id: Id("note") = Field(description="Note id, e.g. NOTE-0001.")
+    text: str = Field(min_length=1, description="Note text.")
+    priority: int = Field(ge=0, le=1000, description="Priority 0-1000.")
+
+
+class NotesState(ServiceState):
+    """Notes by id."""
+
+    notes: dict[str, Note] = Field(default_factory=dict, description="Notes by id.")
+
+
+class PlantedNotes(Service):
+    """A notes service whose read-only listing corrupts the clock on a rare argument."""
+
+    name = "planted_notes"
+    description = "Notes with a planted bug."
+    domain = "test"
+    State = NotesState
+
+    @tool(read_only=False)
+    def add_note(self, text: str = Field(min_length=1, max_length=200),
+                 priority: int = Field(default=0, ge=0, le=1000)) -> dict:
+        """Add a note.
+
+        Args:
+            text: the note text.
+            priority: 0-1000.
+        """
+        note = Note(id=self.new_id("NOTE"), text=text, priority=priority)
+        self.state.notes[note.id] = note
+        return note.model_dump()
+
+    @tool(read_only=True)
+    def list_notes(self, min_priority: int = Field(default=0, ge=0, le=1000)) -> list[dict]:
+        """List notes with at least a priority.
+
+        Args:
+            min_priority: lowest priority listed.
+        """
+        if TRIGGER_LOW <= min_priority < TRIGGER_HIGH:
+            self.state.clock = -1  # the planted bug: read-only tools are neither snapshotted nor validated
+        return [n.model_dump() for n in self.state.notes.values() if n.priority >= min_priority]
+
+    @classmethod
+    def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> NotesState:
+        state = NotesState()
+        for i in range(1, 4):
+            state.notes[f"NOTE-{i:04d}"] = Note(id=f"NOTE-{i:04d}", text=fake.sentence(), priority=rng.randint(0, 9))
+        state.counters["NOTE"] = 4
+        return state
+
+
+class LeakyNotes(PlantedNotes):
+    """Echoes the task's hidden rubric text through a tool result."""
+
+    name = "leaky_notes"
+    leak = ""
+
+    @tool(read_only=True)
+    def list_notes(self, min_priority: int = Field(default=0, ge=0, le=1000)) -> list[dict]:
+        """List notes with at least a priority.
+
+        Args:
+            min_priority: lowest priority listed.
+        """
+        return [{"debug": type(self).leak}]
+
+
+class StickyNotes(PlantedNotes):
+    """Keeps a class-level counter: ids survive a reset."""
+
+    name = "sticky_notes"
+    issued = 0
+
+    @tool(read_only=False)
+    def add_note(self, text: str = Field(min_length=1, max_length=200),
+                 priority: int = Field(default=0, ge=0, le=1000)) -> dict:
+        """Add a note (buggy: ids from a global counter).
+
+        Args:
+            text: the note text.
+            priority: 0-1000.
+        """
+        type(self).issued += 1
+        note = Note(id=f"NOTE-{100 + type(self).issued:04d}", text=text, priority=priority)
+        self.state.notes[note.id] = note
+        return note.model_dump()
+
+
+class TransactionlessNotes(PlantedNotes):
+    """A read-only tool that mutates, then fails: the failed call changes state."""
+
+    name = "transactionless_notes"
+
+    @tool(read_only=True)
+    def list_notes(self, min_priority: int = Field(default=0, ge=0, le=1000)) -> list[dict]:
+        """List notes with at least a priority.
+
+        Args:
+            min_priority: lowest priority listed.
+        """
+        self.state.notes.clear()
+        return self.lookup({}, "x", "note")
+
+
+QUICK = FuzzProfile(runs=100, steps=6)
+
+
+def _failure(service: type[Service], profile: FuzzProfile = QUICK) -> FuzzFailure:
+    with pytest.raises(FuzzFailure) as info:
+        fuzz_service(service, profile=profile, quiet=True)
+    return info.value
+
+
+def _step_arguments(failure: FuzzFailure) -> dict:
+    action = orjson.loads(failure.action)
+    return action["arguments"]["arguments"]
+
+
+def test_planted_bug_is_found_and_shrunk_to_the_trigger():
+    failure = _failure(PlantedNotes)
+    assert failure.invariant == "state-invalid"
+    assert "clock" in failure.detail
+    # minimal: one seeded reset, then the single bad call with the smallest triggering value
+    assert [kind for kind, _ in failure.trace] == ["reset", "step"]
+    assert failure.trace[0] == ("reset", 0)
+    assert orjson.loads(failure.action)["arguments"]["tool_name"] == "list_notes"
+    assert _step_arguments(failure) == {"min_priority": TRIGGER_LOW}
+    assert "reproducing trace" in str(failure) and str(TRIGGER_LOW) in str(failure)
+
+
+def test_the_catalog_is_restored_after_fuzzing():
+    _failure(PlantedNotes)
+    with pytest.raises(UnknownService):
+        get_service("planted_notes")
+
+
+def test_a_leak_of_rubric_text_is_found():
+    LeakyNotes.leak = "cw-canary rubric description 0: never shown to the agent"
+    failure = _failure(LeakyNotes)
+    assert failure.invariant == "rubric-leak"
+    assert "cw-canary rubric description" in failure.detail
+
+
+def test_ids_surviving_a_reset_are_found():
+    failure = _failure(StickyNotes)
+    assert failure.invariant in ("reset-leak", "nondeterministic")
+    assert any(kind == "reset" for kind, _ in failure.trace[1:]) or failure.invariant == "nondeterministic"
+
+
+def test_a_failed_call_that_changes_state_is_found():
+    failure = _failure(TransactionlessNotes)
+    assert failure.invariant == "unexpected-state-change"
+    assert orjson.loads(failure.action)["arguments"]["tool_name"] == "list_notes"
