@@ -59,6 +59,9 @@ class CompoWorldEnv(gym.Env[str, str]):
     - ``task_file``: a JSONL task file to use as the pool.
     - ``max_steps``: step limit (default 40).
     - ``render_mode``: ``None`` or ``"ansi"`` (a readable transcript).
+    - ``composition``: keep only the pool's tasks of this composition id
+      (what ``CompoWorld/<slug>-v0`` ids registered by
+      :func:`compoworld_gym.envs.registration.register_compositions` pass).
 
     ``reset(options={"task": Task | task id | index})`` picks a task
     explicitly; otherwise a task is drawn from the pool with the env's RNG.
@@ -84,6 +87,7 @@ class CompoWorldEnv(gym.Env[str, str]):
         task_file: Optional[str] = None,
         max_steps: int = 40,
         render_mode: Optional[str] = None,
+        composition: Optional[str] = None,
     ) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be None or 'ansi', got {render_mode!r}")
@@ -94,6 +98,10 @@ class CompoWorldEnv(gym.Env[str, str]):
         self.observation_space = Unicode(MAX_OBSERVATION_CHARS)
         self.action_space = Unicode(MAX_ACTION_CHARS)
         self._pool = self._build_pool(tasks, task_file)
+        if composition is not None:
+            self._pool = [t for t in self._pool if (t.composition or {}).get("id") == composition]
+            if not self._pool:
+                raise ValueError(f"no task of composition {composition!r} in the task pool")
         self._fixed = self._find(task) if task is not None else None
         self.task: Optional[Task] = None
         self.world = None

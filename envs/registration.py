@@ -38,3 +38,30 @@ def register_many(ids_and_kwargs: Iterable[tuple[str, dict[str, Any]]]) -> int:
         gym.registry[env_id] = EnvSpec(id=env_id, entry_point=ENTRY_POINT, kwargs=dict(kwargs))
         added += 1
     return added
+
+
+def register_compositions(task_file: str, version: int = 0) -> list[str]:
+    """Register one env id per composition found in a generated task file.
+
+    Each id is ``CompoWorld/<composition slug>-v<version>`` and makes an env
+    whose pool is that composition's tasks in ``task_file`` (kwargs hold the
+    file path and the composition id only, as ``gym.make`` deep-copies them).
+
+    Returns:
+        The registered ids, sorted (ids already registered are included).
+
+    Raises:
+        compoworld_gym.tasks.TaskFileError: the file is malformed (file:line).
+    """
+    from pathlib import Path
+
+    from compoworld_gym.tasks import load_tasks
+
+    path = str(Path(task_file).resolve())
+    comps: dict[str, str] = {}
+    for task in load_tasks(path):
+        comp = task.composition or {}
+        if comp.get("id") and comp.get("slug"):
+            comps.setdefault(f"CompoWorld/{comp['slug']}-v{version}", comp["id"])
+    register_many((env_id, {"task_file": path, "composition": cid}) for env_id, cid in sorted(comps.items()))
+    return sorted(comps)

@@ -21,7 +21,7 @@ from pydantic import Field
 
 from compoworld_gym.entities import Address, City, Date, Email, Id, Money, PersonName, Phone, Sku
 from compoworld_gym.envs.services._common import email_for
-from compoworld_gym.errors import Conflict, InvalidArgument, Unprocessable
+from compoworld_gym.errors import Conflict, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
 Skill = Literal["hvac", "plumbing", "electrical", "appliance"]

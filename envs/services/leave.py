@@ -456,7 +456,9 @@ class Leave(Service):
             days = svc._working_days(start, end)
             b = st.balances.get(f"{p.employee_id}:{ltype}")
             if b is not None and days > b.available - svc._pending_days(p.employee_id, ltype):
-                end, days = start, 1.0  # keep seeded balances valid (never negative)
+                end, days = start, svc._working_days(start, start)  # keep seeded balances non-negative
+            if days == 0:
+                continue  # a holiday-only span is no request at all
             st.requests[rid] = LeaveRequest(
                 id=rid, employee_id=p.employee_id, employee_email=p.email, leave_type=ltype, start_date=start,
                 end_date=end, days=days, status=status, requested_on=min(today, start) - dt.timedelta(days=7),

@@ -23,7 +23,7 @@ from pydantic import Field
 
 from compoworld_gym.entities import DateTime, Id
 from compoworld_gym.envs.services._gazetteer import PLACES, GazPlace
-from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
+from compoworld_gym.errors import Conflict, NotFound, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
 Mode = Literal["driving", "walking", "bicycling", "transit"]
