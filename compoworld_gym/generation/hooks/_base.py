@@ -16,6 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+import orjson
+
 from compoworld_gym.generation.context import Ctx, Fact, SinkStep, call
 
 #: ``plant(ctx, value, cue, opts) -> (record id, record)``; opts may hold
@@ -132,8 +134,85 @@ class ServiceHook:
     label: str
     sources: dict[str, RecordSource] = field(default_factory=dict)
     sinks: dict[str, tuple[str, SinkFn]] = field(default_factory=dict)
+    #: ``{write tool: string parameter}`` of tools that take a fact inside free
+    #: text (a chat post, a note): their sinks need not consume the entity type.
+    free_text: dict[str, str] = field(default_factory=dict)
 
     def source_variants(self, etype: str) -> tuple[str, ...]:
         """The variants the source of ``etype`` supports (``plain`` first)."""
         src = self.sources[etype]
         return ("plain", *[v for v in VARIANTS[1:] if v in src.variants])
+
+
+def clone(ctx: Ctx, service: str, collection: str, rid: str, **fields: Any) -> dict[str, Any]:
+    """A fresh record for ``collection``: a deep copy of its first seeded
+    record (so every required field has a valid value) with ``fields`` set.
+
+    Args:
+        ctx: the design context.
+        service: the service whose working state holds the collection.
+        collection: a dict collection keyed by id.
+        rid: the new record's key; stored as ``id`` unless ``fields`` says otherwise.
+        fields: fields to override.
+
+    Raises:
+        KeyError: the collection is empty (no template).
+    """
+    coll = ctx.state(service)[collection]
+    template = coll[min(coll)]
+    record = orjson.loads(orjson.dumps(template))
+    if "id" in record:
+        record["id"] = rid
+    record.update(fields)
+    return record
+
+
+def text_of(value: Any) -> str:
+    """How a fact is written inside free text (amounts with two decimals)."""
+    return f"{value:.2f}" if isinstance(value, float) else str(value)
+
+
+#: How free-text sinks ask for a value to be written, per entity type.
+TEXT_FORMAT = {"date": " (write the date as YYYY-MM-DD)",
+               "money": " (write the amount with two decimals and no thousands separator)"}
+
+
+def record_sink(ctx: Ctx, fact: Fact, *, service: str, tool: str, value_arg: str, collection: str,
+                field_path: str, calls: list, phrase: str, label: str, record_id: Optional[str] = None,
+                where: Optional[dict[str, Any]] = None, key: Optional[dict[str, Any]] = None,
+                list_arg: bool = False, text: bool = False) -> SinkStep:
+    """A sink whose write leaves ``fact``'s value in one field of one record.
+
+    Args:
+        ctx: the design context.
+        fact: the fact used.
+        service: the written service.
+        tool: the write tool.
+        value_arg: the tool parameter carrying the value.
+        collection: the collection holding the written record.
+        field_path: the field (dotted path) that must hold the value.
+        calls: the reference calls (lookups, then the write).
+        phrase: the instruction sentence (``{ref}`` = the fact's reference).
+        label: short noun phrase of the write.
+        record_id: the written record (an update); None for a created
+            record found by ``key``.
+        where: call-log argument pattern identifying this write.
+        key: where-clause identifying a created record.
+        list_arg: the value sits in a list (recipients, attendees).
+        text: the value sits inside free text (checked with ``$contains``).
+    """
+    def matcher(value: Any) -> Any:
+        if text:
+            return {"$contains": text_of(value)}
+        return {"$contains": value} if list_arg else ctx.matcher(fact.type, value)
+
+    def checks(value: Any) -> list[dict[str, Any]]:
+        desc = f"{label[:1].upper()}{label[1:]} carries the right value."
+        if record_id is not None:
+            return [{"kind": "record_matches", "service": service, "collection": collection,
+                     "record_id": record_id, "where": {field_path: matcher(value)}, "description": desc}]
+        return [{"kind": "record_exists", "service": service, "collection": collection,
+                 "where": {**(key or {}), field_path: matcher(value)}, "description": desc}]
+
+    return SinkStep(service=service, tool=tool, value_arg=value_arg, calls=calls, phrase=phrase, label=label,
+                    checks=checks, where=dict(where or {}), list_arg=list_arg or text)
