@@ -3,7 +3,9 @@
 Every agent implements :class:`Agent`: ``reset(observation, task=None)`` at
 the start of an episode, then ``act(observation) -> action text`` until the
 episode ends. Only oracle agents (``needs_task = True``) are given the task;
-all others see nothing but observations.
+all others see nothing but observations. Model-backed agents
+(:class:`ChatAgent`: ``hf`` in :mod:`.hf_agent`, ``openai`` in
+:mod:`.openai_agent`) are imported lazily by :func:`make_agent`.
 """
 
 from __future__ import annotations
@@ -14,6 +16,8 @@ from typing import Any, Optional
 import orjson
 
 from compoworld_gym.tasks import Task
+from compoworld_gym.toolcall_parser import ParsedTurn
+from compoworld_gym.trajectory import assistant_message, tool_call_id, tool_message
 
 
 class Agent:
@@ -152,16 +156,100 @@ class RandomAgent(Agent):
         return self._call("call_tool", tool_name=tool, arguments=args)
 
 
-AGENTS = {"random": RandomAgent, "reference": ReferenceAgent}
+class ChatAgent(Agent):
+    """Base of model-backed agents: keeps the chat, maps model turns to env actions.
+
+    The env speaks JSON actions; a model speaks chat messages. This class
+    holds the conversation in the paper's format (DESIGN.md §3a): the reset
+    prompt's system and user messages, then per turn the assistant message
+    (``tool_calls`` with ids ``call_NNNN``) and one ``tool`` message per
+    call, filled from the env's next observation. Subclasses implement
+    :meth:`complete`, one model turn given the conversation and the tools.
+
+    A turn that does not parse costs one step: the env receives ``[]`` (a
+    no-op it rejects with 400) and the model sees a ``user`` message saying
+    what was wrong, as with :class:`compoworld_gym.wrappers.ChatFormat`.
+    """
+
+    def reset(self, observation: str, task: Optional[Task] = None) -> None:
+        prompt = orjson.loads(observation)
+        self.messages: list[dict[str, Any]] = list(prompt["messages"])
+        self.tools: list[dict[str, Any]] = prompt["tools"]
+        self._pending: list[tuple[str, str]] = []
+        self._pending_error: Optional[str] = None
+        self._n_ids = 0
+
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ParsedTurn:
+        """One model turn: calls, a final answer, or a parse error."""
+        raise NotImplementedError
+
+    def _absorb(self, observation: str) -> None:
+        """Turn the env's result of the previous action into chat messages."""
+        if self._pending_error is not None:
+            self.messages.append({"role": "user", "content": orjson.dumps(
+                {"success": False, "error": {"code": 400, "message": self._pending_error}}).decode()})
+        elif self._pending:
+            try:
+                value = orjson.loads(observation)
+            except orjson.JSONDecodeError:
+                value = {"success": False, "error": {"code": 500, "message": "non-JSON observation"}}
+            n = len(self._pending)
+            results = value if n > 1 and isinstance(value, list) and len(value) == n else [value] * n
+            self.messages.extend(tool_message(cid, name, r) for (cid, name), r in zip(self._pending, results))
+        self._pending, self._pending_error = [], None
+
+    def act(self, observation: str) -> str:
+        self._absorb(observation)
+        turn = self.complete(self.messages, self.tools)
+        if turn.error is not None:
+            self.messages.append({"role": "assistant", "content": turn.content or ""})
+            self._pending_error = turn.error
+            return "[]"
+        if turn.final_answer is not None:
+            self.messages.append({"role": "assistant", "content": turn.final_answer})
+            return orjson.dumps({"final_answer": turn.final_answer}).decode()
+        ids = [tool_call_id(self._n_ids + i) for i in range(len(turn.calls))]
+        self._n_ids += len(ids)
+        self.messages.append(assistant_message(turn.content, [(i, c.name, c.arguments)
+                                                              for i, c in zip(ids, turn.calls)]))
+        self._pending = [(i, c.name) for i, c in zip(ids, turn.calls)]
+        return orjson.dumps([{"name": c.name, "arguments": c.arguments} for c in turn.calls]).decode()
 
 
-def make_agent(name: str, **kwargs: Any) -> Agent:
-    """An agent by name (``"random"``, ``"reference"``).
+#: Agents by name: a class, or a ``"module:Class"`` string imported on first
+#: use, so that ``compoworld eval`` imports torch / openai only when asked to.
+AGENTS: dict[str, Any] = {
+    "random": RandomAgent,
+    "reference": ReferenceAgent,
+    "hf": "compoworld_gym.baselines.hf_agent:HFAgent",
+    "openai": "compoworld_gym.baselines.openai_agent:OpenAIAgent",
+}
+
+
+def agent_class(name: str) -> type[Agent]:
+    """The agent class registered as ``name`` (importing it if needed).
 
     Raises:
         ValueError: unknown agent name.
+        ImportError: the agent's optional dependencies are missing (the
+            message names the extra to install).
     """
-    try:
-        return AGENTS[name](**kwargs)
-    except KeyError:
-        raise ValueError(f"unknown agent {name!r}; choose from {', '.join(sorted(AGENTS))}") from None
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r}; choose from {', '.join(sorted(AGENTS))}")
+    entry = AGENTS[name]
+    if isinstance(entry, str):
+        import importlib
+
+        module, _, attr = entry.partition(":")
+        entry = getattr(importlib.import_module(module), attr)
+    return entry
+
+
+def make_agent(name: str, **kwargs: Any) -> Agent:
+    """An agent by name (``"random"``, ``"reference"``, ``"hf"``, ``"openai"``).
+
+    Raises:
+        ValueError: unknown agent name or bad arguments for it.
+        ImportError: the agent's optional dependencies are missing.
+    """
+    return agent_class(name)(**kwargs)

@@ -19,6 +19,7 @@ from typing import Any, Iterable, Optional
 
 import networkx as nx
 
+from compoworld_gym.entities import entities_in_schema
 from compoworld_gym.service import Service
 
 
@@ -32,7 +33,8 @@ def service_io(cls: type[Service]) -> tuple[set[str], set[str]]:
     consumes: set[str] = set()
     for spec in cls.tools.values():
         produces |= set(spec.produces)
-        consumes |= set(spec.consumes.values())
+        # Nested inputs (``properties.email``, ``lines[].sku``) count too.
+        consumes |= set(spec.consumes.values()) | entities_in_schema(spec.input_schema.get("properties", {}))
     return produces, consumes
 
 

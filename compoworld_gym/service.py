@@ -180,7 +180,7 @@ def _spec_from_method(fn: Callable[..., Any]) -> ToolSpec:
         if isinstance(prop, dict) and "x-entity" in prop
     }
     for p, prop in schema["properties"].items():
-        for tag in entities_in_schema(prop):
+        for tag in sorted(entities_in_schema(prop)):  # sorted: set order varies per process
             consumes.setdefault(p, tag)
     produces: frozenset[str] = frozenset()
     if meta["returns"] is not None:
@@ -218,6 +218,8 @@ class Service:
         spec_source: ``slug`` of the real MCP server in
             ``shared/mcp-specs/servers.jsonl`` whose interface this follows,
             or None when designed from scratch.
+        designed_tools: names of tools added beyond that server's tool list
+            (the spec conformance test exempts them from the name check).
         State: the pydantic state model.
         tools: ``{tool name: ToolSpec}``, derived from the decorated methods.
         today: the task's fixed date; the logical clock starts at 09:00.
@@ -228,6 +230,8 @@ class Service:
     description: ClassVar[str]
     domain: ClassVar[str]
     spec_source: ClassVar[str | None] = None
+    #: Tools deliberately designed beyond the ``spec_source`` server's tool list.
+    designed_tools: ClassVar[frozenset[str]] = frozenset()
     State: ClassVar[type[ServiceState]]
     tools: ClassVar[dict[str, ToolSpec]] = {}
     #: How mutating calls are made transactional (see compoworld_gym.transaction):

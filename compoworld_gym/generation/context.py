@@ -146,6 +146,8 @@ class Ctx:
         self.today = today
         self.states = states
         self._codes: set[str] = set()
+        self._case: str | None = None
+        self._client: str | None = None
 
     def state(self, service: str) -> dict[str, Any]:
         """The working initial state of ``service`` (a JSON dict)."""
@@ -165,6 +167,19 @@ class Ctx:
             if c not in self._codes:
                 self._codes.add(c)
                 return c
+
+    def case(self) -> str:
+        """The task's one case reference, e.g. ``"case KQ-4821"``: every write
+        of the task names it, so the steps read as one piece of work."""
+        if self._case is None:
+            self._case = f"case {self.code()}"
+        return self._case
+
+    def client(self) -> str:
+        """The task's one customer name (drawn once), for writes that need a name."""
+        if self._client is None:
+            self._client = f"{self.first_name()} {self.last_name()}"
+        return self._client
 
     def day(self, offset: int) -> str:
         """``today + offset`` days as an ISO date."""
@@ -210,6 +225,12 @@ class Ctx:
             return self.rng.choice(_POOL["city"])
         if etype == "url":
             return f"https://{self.rng.choice(_POOL['domain'])}/{self.code().lower()}"
+        if etype == "tracking_number":
+            return f"1Z{self.rng.randint(10**9, 10**10 - 1)}{self.rng.randint(10, 99)}"
+        if etype == "country":
+            return self.rng.choice(("US", "CA", "GB", "DE", "FR", "NL", "ES", "IT", "AU", "IE"))
+        if etype == "address":
+            return f"{self.rng.randint(2, 980)} {self.last_name()} {self.rng.choice(('Street', 'Avenue', 'Road'))}"
         raise ValueError(f"no fresh-value generator for entity type {etype!r}")
 
     def matcher(self, etype: str, value: Any) -> Any:

@@ -120,7 +120,9 @@ def _write_pattern(hop: Hop, ctx: Ctx) -> dict[str, Any]:
 
 
 def _arg_matcher(ctx: Ctx, hop: Hop, value: Any) -> Any:
-    return {"$contains": value} if hop.sink.list_arg else ctx.matcher(hop.fact.type, value)
+    if hop.sink.list_arg:  # a list member or a substring of free text
+        return {"$contains": f"{value:.2f}" if isinstance(value, float) else value}
+    return ctx.matcher(hop.fact.type, value)
 
 
 def _condition(ctx: Ctx, hops: list[Hop]) -> Optional[str]:

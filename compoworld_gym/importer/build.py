@@ -13,9 +13,8 @@ import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
-from compoworld_gym.errors import InvalidArgument
 from compoworld_gym.importer.engine import make_handler
-from compoworld_gym.importer.inference import id_kind, infer_entity, tag_schema
+from compoworld_gym.importer.inference import id_kind, tag_schema
 from compoworld_gym.importer.names import identifier, tokens
 from compoworld_gym.importer.names import service_name as make_service_name
 from compoworld_gym.importer.patterns import READERS, VERBS, shape_of
@@ -24,8 +23,8 @@ from compoworld_gym.importer.service import ImportedService
 from compoworld_gym.importer.specs import ServerSpec, ToolDef, load_source
 from compoworld_gym.importer.state import record_model, state_model
 from compoworld_gym.importer.validation import make_validator
-from compoworld_gym.service import ToolSpec
 from compoworld_gym.entities import entities_in_schema
+from compoworld_gym.service import ToolSpec
 from compoworld_gym.world_model.runtime import simulate_call
 
 #: Verbs whose simulated tools are taken as read-only when the server gives no hint.
@@ -77,7 +76,7 @@ def _hints(tool: ToolDef, verb: Optional[str]) -> tuple[bool, bool, bool]:
     return read_only, destructive, idempotent
 
 
-def _produces(cls_collections: dict[str, Any], records: dict[str, Any], op: Any, tool: ToolDef) -> frozenset[str]:
+def _produces(records: dict[str, Any], op: Any, tool: ToolDef) -> frozenset[str]:
     if op is not None:
         if op.verb == "delete":
             return frozenset()
@@ -106,7 +105,7 @@ def _tool_spec(tool: ToolDef, op: Any, plan_records: dict[str, Any], collections
     description = tool.description.strip() or tool.name.replace("_", " ")
     return ToolSpec(name=tool.name, description=description, input_schema=tagged, handler=handler,
                     validate=validate, read_only=read_only, destructive=destructive, idempotent=idempotent,
-                    consumes=consumes, produces=_produces(collections, plan_records, op, tool),
+                    consumes=consumes, produces=_produces(plan_records, op, tool),
                     simulated=op is None)
 
 
@@ -225,9 +224,3 @@ def import_mcp(source: str, *, register: bool = True) -> dict[str, Any]:
         "service_names": [c.name for c in report.services], "services": report.services,
     }
 
-
-def _unused(*_: Any) -> None:  # keeps linters quiet about names re-exported for callers
-    return None
-
-
-__all__ = ["ImportReport", "build_service", "import_mcp", "import_specs", "InvalidArgument", "infer_entity"]

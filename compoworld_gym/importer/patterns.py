@@ -82,9 +82,9 @@ def shape_of(tool_name: str) -> Optional[ToolShape]:
         noun = [w for w in rest[:cut] if w not in _FILLER]
         while noun and noun[-1] in _TRAILING:
             noun.pop()
+        if not rest and idx > 0:  # noun-first style: ``emails_get``, ``dataset_create``
+            noun = [words[idx - 1]]
         verb = VERBS[words[idx]]
-    elif len(words) >= 2 and words[-1] in VERBS:
-        noun, verb = words[-2:-1], VERBS[words[-1]]
     else:
         return None
     if not noun or len(noun) > 2 or not all(w.isalpha() for w in noun):

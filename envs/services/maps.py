@@ -113,6 +113,8 @@ class Maps(Service):
     description = "Maps: geocode addresses, search places, place details, travel distances and times, directions, elevation."
     domain = "location"
     spec_source = "modelcontextprotocol-google-maps"
+    designed_tools = frozenset({"maps_suggest_meeting_point", "maps_list_saved_places", "maps_save_place",
+                                "maps_remove_saved_place"})
     State = MapsState
 
     # ---------------------------------------------------------------- helpers

@@ -20,7 +20,9 @@ import pkgutil
 import networkx as nx
 
 from compoworld_gym.catalog import get_service, service_names
+from compoworld_gym.entities import entities_in_schema
 from compoworld_gym.generation.hooks._base import RecordSource, ServiceHook
+from compoworld_gym.service import ToolSpec
 
 
 def _discover() -> dict[str, ServiceHook]:
@@ -34,16 +36,35 @@ def _discover() -> dict[str, ServiceHook]:
     return found
 
 
+def consumed_types(spec: ToolSpec) -> set[str]:
+    """Every entity type a tool takes, nested ones included (``properties.email``)."""
+    return entities_in_schema(spec.input_schema.get("properties", {}))
+
+
+def _source_ok(tools: dict[str, ToolSpec], etype: str, src: RecordSource) -> bool:
+    spec = tools.get(src.tool)
+    return spec is not None and spec.read_only and etype in spec.produces
+
+
+def _sink_ok(hook: ServiceHook, tools: dict[str, ToolSpec], etype: str, tool_name: str) -> bool:
+    spec = tools.get(tool_name)
+    if spec is None or spec.read_only:
+        return False
+    if etype in consumed_types(spec):
+        return True
+    param = hook.free_text.get(tool_name)  # the fact travels inside free text
+    prop = spec.input_schema.get("properties", {}).get(param or "", {})
+    return param is not None and prop.get("type") == "string"
+
+
 def _problems(hook: ServiceHook) -> list[str]:
     tools = get_service(hook.service).tools
     out = []
     for etype, src in hook.sources.items():
-        spec = tools.get(src.tool)
-        if spec is None or not spec.read_only or etype not in spec.produces:
+        if not _source_ok(tools, etype, src):
             out.append(f"{hook.service}: source {etype} via {src.tool!r} is not a read tool producing {etype}")
     for etype, (tool_name, _) in hook.sinks.items():
-        spec = tools.get(tool_name)
-        if spec is None or spec.read_only or etype not in spec.consumes.values():
+        if not _sink_ok(hook, tools, etype, tool_name):
             out.append(f"{hook.service}: sink {etype} via {tool_name!r} is not a write tool consuming {etype}")
     return out
 
@@ -55,14 +76,11 @@ def _validated() -> tuple[dict[str, ServiceHook], tuple[str, ...]]:
     for name, hook in _discover().items():
         if name not in known:
             continue
-        bad = _problems(hook)
-        problems.extend(bad)
+        problems.extend(_problems(hook))
         tools = get_service(name).tools
-        sources = {t: s for t, s in hook.sources.items()
-                   if s.tool in tools and tools[s.tool].read_only and t in tools[s.tool].produces}
-        sinks = {t: s for t, s in hook.sinks.items()
-                 if s[0] in tools and not tools[s[0]].read_only and t in tools[s[0]].consumes.values()}
-        hooks[name] = ServiceHook(hook.service, hook.label, sources, sinks)
+        sources = {t: s for t, s in hook.sources.items() if _source_ok(tools, t, s)}
+        sinks = {t: s for t, s in hook.sinks.items() if _sink_ok(hook, tools, t, s[0])}
+        hooks[name] = ServiceHook(hook.service, hook.label, sources, sinks, dict(hook.free_text))
     return hooks, tuple(problems)
 
 
@@ -78,8 +96,10 @@ def hook_problems() -> list[str]:
 
 def task_graph(hooks: dict[str, ServiceHook] | None = None) -> nx.DiGraph:
     """The graph the generator walks: ``A → B`` typed ``T`` when A's hook
-    has a source of ``T`` and B's hook a sink of ``T`` (a subgraph of
-    :func:`compoworld_gym.graph.build_graph`, guaranteed by validation)."""
+    has a source of ``T`` and B's hook a sink of ``T``. Typed sinks make it a
+    subgraph of :func:`compoworld_gym.graph.build_graph` (guaranteed by
+    validation); free-text sinks (a chat post carrying a date) add edges the
+    typed graph cannot see."""
     hooks = available_hooks() if hooks is None else hooks
     g = nx.DiGraph()
     g.add_nodes_from(sorted(hooks))

@@ -42,8 +42,8 @@ def _sink_date(ctx: Ctx, fact: Fact) -> SinkStep:
                  "where": {"dueDate": value}, "description": f"Task {tid} is due on the right date."}]
 
     return SinkStep(
-        service="task_board", tool="update_task", value_arg="dueDate",
-        calls=[call("list_tasks"), call("update_task", projectId=project, taskId=tid, dueDate=fact.value)],
+        service="task_board", tool="set_task_details", value_arg="dueDate",
+        calls=[call("list_tasks"), call("set_task_details", projectId=project, taskId=tid, dueDate=fact.value)],
         phrase=f"set the due date of the task-board task '{title}' to {{ref}}",
         label=f"the due date of task '{title}'", checks=checks, where={"taskId": tid})
 
@@ -65,8 +65,9 @@ def _sink_email(ctx: Ctx, fact: Fact) -> SinkStep:
                  "description": f"Task {tid} is assigned to the right person."}]
 
     return SinkStep(
-        service="task_board", tool="update_task", value_arg="assigneeEmail",
-        calls=[call("list_tasks"), call("update_task", projectId=project, taskId=tid, assigneeEmail=fact.value)],
+        service="task_board", tool="set_task_details", value_arg="assigneeEmail",
+        calls=[call("list_tasks"), call("set_task_details", projectId=project, taskId=tid,
+                                        assigneeEmail=fact.value)],
         phrase=f"assign the task-board task '{title}' to {{ref}}",
         label=f"the assignment of task '{title}'", checks=checks, where={"taskId": tid})
 
@@ -80,5 +81,5 @@ HOOK = ServiceHook(
         cue=lambda ctx: f"audit {ctx.code()}", variants=frozenset({"decoy", "ranked"}),
         decoy_rule="Done tasks are history; the open task about {cue} is the source of truth.",
         rank_rule="the one with the highest priority", plural="tasks")},
-    sinks={"date": ("update_task", _sink_date), "email": ("update_task", _sink_email)},
+    sinks={"date": ("set_task_details", _sink_date), "email": ("set_task_details", _sink_email)},
 )
