@@ -13,7 +13,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Callable, Iterable, Optional
+
+import gymnasium as gym
 
 from compoworld_gym.envs.compoworld_env import CompoWorldEnv
 from compoworld_gym.tasks import Task
@@ -45,8 +48,9 @@ class EpisodeResult:
     transcript: list[tuple[str, str]] = field(default_factory=list)
 
 
-def run_episode(env: CompoWorldEnv, agent: Agent, task: Task, seed: int = 0) -> EpisodeResult:
-    """Run ``agent`` on ``task`` in ``env`` until the episode ends."""
+def run_episode(env: gym.Env, agent: Agent, task: Task, seed: int = 0) -> EpisodeResult:
+    """Run ``agent`` on ``task`` in ``env`` (a ``CompoWorldEnv``, possibly
+    wrapped, e.g. by ``RecordTrajectory``) until the episode ends."""
     obs, info = env.reset(seed=seed, options={"task": task})
     agent.reset(obs, task=task if agent.needs_task else None)
     transcript = []
@@ -98,8 +102,21 @@ def evaluate_agent(
     max_steps: int = 40,
     seed: int = 0,
     on_episode: Optional[Callable[[EpisodeResult], None]] = None,
+    record_path: Optional[str | Path] = None,
+    source: str = "compoworld-gym",
 ) -> tuple[dict[str, Any], dict[str, list[EpisodeResult]]]:
     """Run ``k`` episodes per task; agent ``i`` of a task is ``agent_factory(seed + i)``.
+
+    Args:
+        agent_factory: seed → agent (may return the same agent each time).
+        tasks: the tasks to run.
+        k: runs per task (pass@k, pass^k).
+        max_steps: step limit per episode.
+        seed: seed of the first run's agent and env reset.
+        on_episode: called with each finished episode (progress bars).
+        record_path: write every episode to this JSONL file in the paper's
+            trajectory format (truncates it first).
+        source: the trajectories' ``source`` field.
 
     Returns:
         ``(metrics, {task_id: [EpisodeResult, ...]})``.
@@ -110,14 +127,21 @@ def evaluate_agent(
     if k < 1:
         raise ValueError(f"k must be >= 1, got {k}")
     tasks = list(tasks)
-    env = CompoWorldEnv(tasks=tasks, max_steps=max_steps)
+    env: gym.Env = CompoWorldEnv(tasks=tasks, max_steps=max_steps)
+    if record_path is not None:
+        from compoworld_gym.wrappers.record_trajectory import RecordTrajectory
+
+        env = RecordTrajectory(env, record_path, source=source, mode="w")
     runs: dict[str, list[EpisodeResult]] = {}
-    for task in tasks:
-        for i in range(k):
-            result = run_episode(env, agent_factory(seed + i), task, seed=seed + i)
-            runs.setdefault(task.id, []).append(result)
-            if on_episode:
-                on_episode(result)
+    try:
+        for task in tasks:
+            for i in range(k):
+                result = run_episode(env, agent_factory(seed + i), task, seed=seed + i)
+                runs.setdefault(task.id, []).append(result)
+                if on_episode:
+                    on_episode(result)
+    finally:
+        env.close()
     metrics = aggregate(tasks, runs)
     metrics["k"] = k
     return metrics, runs

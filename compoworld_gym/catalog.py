@@ -34,12 +34,21 @@ def register_service(cls: type[Service], *, replace: bool = False) -> type[Servi
     return cls
 
 
-def _all() -> dict[str, type[Service]]:
-    from compoworld_gym.envs.services import BUILTIN_SERVICES
+_BUILTIN: dict[str, type[Service]] = {}
 
-    out = {cls.name: cls for cls in BUILTIN_SERVICES}
-    out.update(_EXTRA)
-    return out
+
+def _builtin() -> dict[str, type[Service]]:
+    # Built once: BUILTIN_SERVICES is discovered at import and never changes
+    # (get_service runs on every mount, so it must be a dict lookup).
+    if not _BUILTIN:
+        from compoworld_gym.envs.services import BUILTIN_SERVICES
+
+        _BUILTIN.update({cls.name: cls for cls in BUILTIN_SERVICES})
+    return _BUILTIN
+
+
+def _all() -> dict[str, type[Service]]:
+    return {**_builtin(), **_EXTRA}
 
 
 def service_names() -> list[str]:
@@ -53,6 +62,9 @@ def get_service(name: str) -> type[Service]:
     Raises:
         UnknownService: no such service (the message lists close names).
     """
+    cls = _EXTRA.get(name) or _builtin().get(name)
+    if cls is not None:
+        return cls
     services = _all()
     try:
         return services[name]

@@ -50,32 +50,104 @@ def _load_tasks(tasks_file: Optional[Path]):
         raise typer.Exit(2) from None
 
 
+def _eval_tasks(tasks_file: Optional[Path], generate_n: Optional[int], seed: int):
+    """The task list of ``eval``: a file, freshly generated tasks, or the built-ins."""
+    if tasks_file is not None and generate_n is not None:
+        console.print("[red]error:[/red] give either --tasks or --generate, not both")
+        raise typer.Exit(2)
+    if generate_n is None:
+        return _load_tasks(tasks_file)
+    from compoworld_gym.generation import GenerationError, generate_tasks
+
+    try:
+        with console.status(f"generating {generate_n} tasks (seed {seed})", spinner="dots"):
+            return generate_tasks(generate_n, seed)
+    except GenerationError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+
+
+def _agent_factory(name: str, model: Optional[str], base_url: Optional[str], max_new_tokens: int,
+                   temperature: float):
+    """``seed -> agent``; model-backed agents are built once and reseeded."""
+    from compoworld_gym.baselines.agents import agent_class, make_agent
+
+    try:
+        agent_class(name)
+    except ValueError as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    except ImportError as exc:
+        extra = "openai" if name == "openai" else "train"
+        console.print(f"[red]error:[/red] agent {name!r} needs the [{extra}] extra "
+                      f"(pip install 'compoworld-gym[{extra}]'): {exc}")
+        raise typer.Exit(2) from None
+    if name == "random":
+        return lambda s: make_agent("random", seed=s)
+    if name not in ("hf", "openai"):
+        return lambda s: make_agent(name)
+    if not model:
+        console.print(f"[red]error:[/red] --agent {name} needs --model")
+        raise typer.Exit(2)
+    kwargs = {"model": model, "temperature": temperature}
+    if name == "openai":
+        kwargs.update(base_url=base_url, max_tokens=max_new_tokens)
+    else:
+        kwargs.update(max_new_tokens=max_new_tokens)
+    try:
+        agent = make_agent(name, **kwargs)
+    except (ValueError, OSError) as exc:
+        console.print(f"[red]error:[/red] cannot build agent {name!r}: {exc}")
+        raise typer.Exit(2) from None
+
+    def factory(s: int):
+        agent.seed = s
+        return agent
+
+    return factory
+
+
 @app.command("eval")
 def eval_cmd(
-    agent: List[str] = typer.Option(["reference", "random"], "--agent", help="Agent(s) to evaluate; repeatable."),
+    agent: List[str] = typer.Option(["reference", "random"], "--agent",
+                                    help="Agent(s) to evaluate: reference, random, hf, openai; repeatable."),
+    model: Optional[str] = typer.Option(None, "--model", help="hf: local model path ('tiny' = random tiny "
+                                        "model); openai: model name on the endpoint."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="openai: endpoint, e.g. "
+                                           "http://localhost:8000/v1 (default $OPENAI_BASE_URL)."),
     tasks: Optional[Path] = typer.Option(None, "--tasks", help="JSONL task file (default: the built-in tasks)."),
+    generate_n: Optional[int] = typer.Option(None, "--generate", min=1,
+                                             help="Evaluate on N freshly generated tasks (seeded by --seed)."),
     k: int = typer.Option(1, "--k", min=1, help="Runs per task (pass@k, pass^k)."),
     max_steps: int = typer.Option(40, "--max-steps", min=1, help="Step limit per episode."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the agents and env resets."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the agents, env resets and --generate."),
+    max_new_tokens: int = typer.Option(1024, "--max-new-tokens", min=1, help="hf/openai: tokens per turn."),
+    temperature: float = typer.Option(0.0, "--temperature", min=0.0, help="hf/openai: sampling temperature."),
+    out: Optional[Path] = typer.Option(None, "--out", help="Write trajectories (paper format) and metrics "
+                                       "here: DIR/<agent>.jsonl, DIR/<agent>.metrics.json."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per agent (a list)."),
 ) -> None:
     """Evaluate agents over tasks: success rate, mean rubric score, pass@k, pass^k."""
-    from compoworld_gym.baselines.agents import make_agent
+    from rich.progress import Progress
+
     from compoworld_gym.baselines.evaluate import evaluate_agent
 
-    task_list = _load_tasks(tasks)
+    task_list = _eval_tasks(tasks, generate_n, seed)
+    factories = [(name, _agent_factory(name, model, base_url, max_new_tokens, temperature)) for name in agent]
+    if out is not None:
+        out.mkdir(parents=True, exist_ok=True)
     reports = []
-    for name in agent:
-        try:
-            make_agent(name)
-        except ValueError as exc:
-            console.print(f"[red]error:[/red] {exc}")
-            raise typer.Exit(2) from None
-        kwargs_for = (lambda s: {"seed": s}) if name == "random" else (lambda s: {})
-        with console.status(f"evaluating {name} on {len(task_list)} tasks", spinner="dots"):
-            metrics, _ = evaluate_agent(lambda s, n=name, kw=kwargs_for: make_agent(n, **kw(s)),
-                                        task_list, k=k, max_steps=max_steps, seed=seed)
-        reports.append({"agent": name, **metrics})
+    for name, factory in factories:
+        record = out / f"{name}.jsonl" if out is not None else None
+        with Progress(console=Console(stderr=True), transient=True) as progress:
+            bar = progress.add_task(f"{name}", total=len(task_list) * k)
+            metrics, _ = evaluate_agent(factory, task_list, k=k, max_steps=max_steps, seed=seed,
+                                        on_episode=lambda _r: progress.advance(bar),
+                                        record_path=record, source=f"compoworld-eval:{name}")
+        report = {"agent": name, **({"model": model} if name in ("hf", "openai") else {}), **metrics}
+        reports.append(report)
+        if out is not None:
+            (out / f"{name}.metrics.json").write_text(json.dumps(report, indent=2) + "\n")
     if as_json:
         _print_json(reports if len(reports) > 1 else reports[0])
         return
@@ -86,6 +158,8 @@ def eval_cmd(
         table.add_row(r["agent"], f"{r['success_rate']:.3f}", f"{r['mean_rubric_score']:.3f}",
                       f"{r['pass_at_k']:.3f}", f"{r['pass_hat_k']:.3f}", f"{r['mean_steps']:.1f}")
     console.print(table)
+    if out is not None:
+        console.print(f"wrote trajectories and metrics to {out}/")
 
 
 @app.command()
@@ -203,6 +277,32 @@ def generate(
         return
     console.print(f"wrote {len(tasks)} verified tasks to {out} "
                   f"({summary.get('compositions')} compositions)")
+
+
+@app.command("import-mcp")
+def import_mcp_cmd(
+    source: str = typer.Argument(..., help="JSONL file of MCP server specs, an http(s):// URL of a "
+                                           "streamable-HTTP server, or a stdio command line."),
+    as_json: bool = typer.Option(False, "--json", help="Print the import figures as JSON."),
+) -> None:
+    """Import MCP servers as services: deterministic resource tools, the rest simulated."""
+    from compoworld_gym.importer import import_mcp
+    from compoworld_gym.importer.specs import SpecSourceError
+
+    try:
+        report = import_mcp(source)
+    except (SpecSourceError, FileNotFoundError) as exc:
+        console.print(f"[red]error:[/red] {exc}")
+        raise typer.Exit(2) from None
+    report = {k: v for k, v in report.items() if k != "services"}
+    if as_json:
+        _print_json(report)
+        return
+    share = report["deterministic_tools"] / report["tools"] if report["tools"] else 0.0
+    console.print(f"imported {report['servers']} servers, {report['tools']} tools: "
+                  f"{report['deterministic_tools']} deterministic ({share:.1%}), "
+                  f"{report['simulated_tools']} simulated, {report['invalid_schemas']} invalid schemas, "
+                  f"{report['seconds']:.1f} s")
 
 
 @app.command()

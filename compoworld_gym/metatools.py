@@ -50,6 +50,14 @@ def meta_tool_definitions() -> list[dict[str, Any]]:
     return copy.deepcopy(_DEFINITIONS)
 
 
+_DEFINITIONS_JSON = orjson.dumps(_DEFINITIONS).decode()
+
+
+def meta_tool_definitions_json() -> str:
+    """The four definitions as compact JSON text (built once; for observations)."""
+    return _DEFINITIONS_JSON
+
+
 _REQUIRED = {"list_services": (), "list_tools": ("service",), "describe_tool": ("tool",),
              "call_tool": ("tool_name",)}
 

@@ -210,6 +210,8 @@ class Service:
     """Base class of every service.
 
     Subclasses set the class attributes and implement :meth:`build_seed_state`.
+    The constructor takes the initial state as a ``State`` instance, a JSON
+    dict, or JSON text (``bytes``/``str``); None gives ``State()``.
 
     Attributes:
         name: unique service name (snake_case), e.g. ``"helpdesk"``.
@@ -249,10 +251,13 @@ class Service:
         if specs:
             cls.tools = specs
 
-    def __init__(self, state: ServiceState | dict[str, Any] | None = None, *, today: dt.date) -> None:
+    def __init__(self, state: ServiceState | dict[str, Any] | bytes | str | None = None, *,
+                 today: dt.date) -> None:
         self.today = today
         if state is None:
             self.state = self.State()
+        elif isinstance(state, (bytes, str)):  # JSON text: one pass, no intermediate dicts
+            self.state = self.State.model_validate_json(state)
         elif isinstance(state, dict):
             self.state = self.State.model_validate(state)
         else:

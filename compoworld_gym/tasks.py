@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import weakref
 from pathlib import Path
 from typing import Any, Iterable, Literal, Optional
 
@@ -18,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 from compoworld_gym.catalog import get_service
 from compoworld_gym.checks import Check, CheckResult, evaluate_checks
 from compoworld_gym.service import Service
-from compoworld_gym.world import World
+from compoworld_gym.world import LazyService, World
 
 SCHEMA_VERSION = 1
 
@@ -151,11 +152,75 @@ def initial_state_of(task: Task, service: str) -> dict[str, Any]:
     return orjson.loads(_seed_state_json(service, task.seed, task.today))
 
 
+# Per-task runtime caches, keyed by id(task) and dropped when the task is
+# garbage-collected (Task is unhashable, and a private attribute would take
+# part in Task equality). A task must not be changed in place once mounted;
+# replacing a service's initial-state dict or the instruction is detected.
+_RUNTIME: dict[int, dict[Any, Any]] = {}
+
+
+def _runtime(task: Task) -> dict[Any, Any]:
+    key = id(task)
+    cache = _RUNTIME.get(key)
+    if cache is None:
+        cache = _RUNTIME[key] = {}
+        weakref.finalize(task, _RUNTIME.pop, key, None)
+    return cache
+
+
+def _normalised(cls: type[Service], raw: bytes, today: dt.date) -> bytes:
+    # Exactly what a service built from the raw state dumps (defaults filled in,
+    # values coerced): an untouched lazily mounted service must read the same.
+    return orjson.dumps(cls(orjson.loads(raw), today=today).state_dict())
+
+
+@functools.lru_cache(maxsize=4096)
+def _seeded_normalised(service: str, seed: int, today: dt.date) -> bytes:
+    return _normalised(get_service(service), _seed_state_json(service, seed, today), today)
+
+
+def initial_state_json(task: Task, service: str) -> bytes:
+    """The normalised initial state of one mounted service as JSON bytes.
+
+    Normalised means as the service's ``state_dict()`` dumps it right after
+    mounting. Cached per task (task services) or per ``(service, seed,
+    today)`` (seeded distractors), so repeated resets re-serialise nothing.
+
+    Raises:
+        compoworld_gym.catalog.UnknownService: the service is not in the catalog.
+    """
+    raw = task.initial_state.get(service)
+    if raw is None:
+        return _seeded_normalised(service, task.seed, task.today)
+    cache = _runtime(task)
+    hit = cache.get(("state", service))
+    if hit is None or hit[0] is not raw:
+        hit = cache[("state", service)] = (raw, _normalised(get_service(service), orjson.dumps(raw), task.today))
+    return hit[1]
+
+
 def mount(task: Task) -> World:
-    """A fresh world with the task's services and distractors on their initial states."""
-    services = [get_service(n)(initial_state_of(task, n), today=task.today)
-                for n in [*task.services, *task.distractors]]
-    return World(services)
+    """A fresh world with the task's services and distractors on their initial states.
+
+    Services are mounted lazily (:class:`~compoworld_gym.world.LazyService`):
+    a service's state is built on its first tool call, so reset costs the
+    same whatever the number of distractors.
+
+    Raises:
+        pydantic.ValidationError: an initial state does not fit its service's
+            state model (checked on the first mount of the task).
+        compoworld_gym.catalog.UnknownService: a service is not in the catalog.
+    """
+    today = task.today
+    for name in task.initial_state:  # a broken initial state fails here (cached after once), not mid-episode
+        initial_state_json(task, name)
+    return World(lazy=[LazyService(get_service(n), today, functools.partial(initial_state_json, task, n))
+                       for n in [*task.services, *task.distractors]])
+
+
+def state_check_services(task: Task) -> tuple[str, ...]:
+    """The services whose state the task's checks read (final or initial)."""
+    return tuple(sorted({c.service for c in task.checks if hasattr(c, "collection")}))
 
 
 def evaluate(task: Task, final_states: dict[str, Any], answer: Optional[str],
@@ -164,10 +229,13 @@ def evaluate(task: Task, final_states: dict[str, Any], answer: Optional[str],
     """Score a finished episode: one result per rubric item.
 
     ``initial_states`` defaults to the task's initial state, normalised
-    through each service's model (so it compares equal to ``state_dict()``).
+    through each service's model (so it compares equal to ``state_dict()``);
+    only the services that ``record_unchanged`` checks read are loaded.
     """
     if initial_states is None:
-        initial_states = mount(task).states()
+        mounted = {*task.services, *task.distractors}
+        needed = {c.service for c in task.checks if c.kind == "record_unchanged"} & mounted
+        initial_states = {n: orjson.loads(initial_state_json(task, n)) for n in sorted(needed)}
     return evaluate_checks(task.checks, final_states, answer, call_log, initial_states)
 
 

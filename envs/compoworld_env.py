@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Any, Optional, Sequence
 
 import gymnasium as gym
@@ -9,9 +10,9 @@ import orjson
 
 from compoworld_gym.actions import parse_action
 from compoworld_gym.errors import error_envelope
-from compoworld_gym.metatools import dispatch, meta_tool_definitions
+from compoworld_gym.metatools import dispatch, meta_tool_definitions_json
 from compoworld_gym.prompts import system_prompt
-from compoworld_gym.tasks import Task, evaluate, load_tasks, mount, score
+from compoworld_gym.tasks import Task, evaluate, load_tasks, mount, score, state_check_services
 from compoworld_gym.envs.spaces import Unicode
 
 #: Longest observation text, in characters (results are truncated past it).
@@ -22,6 +23,23 @@ MAX_ACTION_CHARS = 65_536
 
 def _dumps(obj: Any) -> str:
     return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
+
+
+_PROMPTS: dict[tuple[dt.date, str], tuple[str, tuple[str, str]]] = {}
+
+
+def _prompt(task: Task) -> tuple[str, list[str]]:
+    """The reset observation and the transcript's first lines (cached by date and instruction)."""
+    key = (task.today, task.instruction)
+    hit = _PROMPTS.get(key)
+    if hit is None:
+        if len(_PROMPTS) >= 4096:  # bound the cache for long runs over many tasks
+            _PROMPTS.clear()
+        system = system_prompt(task.today)
+        messages = [{"role": "system", "content": system}, {"role": "user", "content": task.instruction}]
+        obs = '{"messages":' + _dumps(messages) + ',"tools":' + meta_tool_definitions_json() + "}"
+        hit = _PROMPTS[key] = (obs, (f"[system] {system}", f"[user] {task.instruction}"))
+    return hit[0], list(hit[1])
 
 
 class CompoWorldEnv(gym.Env[str, str]):
@@ -158,16 +176,12 @@ class CompoWorldEnv(gym.Env[str, str]):
         else:
             self.task = self._pool[int(self.np_random.integers(len(self._pool)))]
         self.world = mount(self.task)
-        self._initial_states = self.world.states()
         self._steps = 0
         self._n_calls = 0
         self._answer: Optional[str] = None
         self._done = False
         self._results: Optional[list] = None
-        messages = [{"role": "system", "content": system_prompt(self.task.today)},
-                    {"role": "user", "content": self.task.instruction}]
-        obs = _dumps({"messages": messages, "tools": meta_tool_definitions()})
-        self._transcript = [f"[system] {messages[0]['content']}", f"[user] {messages[1]['content']}"]
+        obs, self._transcript = _prompt(self.task)
         return obs, self._info()
 
     # ------------------------------------------------------------------ step
@@ -206,8 +220,10 @@ class CompoWorldEnv(gym.Env[str, str]):
         reward = 0.0
         if terminated or truncated:
             self._done = True
-            self._results = evaluate(self.task, self.world.states(), self._answer,
-                                     self.world.call_log, self._initial_states)
+            # Checks read only some services: dump just those (untouched ones
+            # read as their cached initial state).
+            final = self.world.states(state_check_services(self.task))
+            self._results = evaluate(self.task, final, self._answer, self.world.call_log)
             reward = score(self._results)
         self._transcript.append(f"[env] {obs}")
         return obs, reward, terminated, truncated, self._info()

@@ -61,3 +61,26 @@ def test_generate_writes_verified_tasks(tmp_path):
     assert out.exit_code == 0, out.output
     summary = json.loads(out.output[out.output.index("{"):])
     assert summary["tasks"] == 3 and len(path.read_text().splitlines()) == 3
+
+
+def test_import_mcp_json_figures(tmp_path):
+    spec = {"server": "Notes", "slug": "cli-notes-test", "category": None, "license": "MIT", "repository": None,
+            "origin": "test", "tools": [
+                {"name": "create_note", "description": "Create a note.",
+                 "inputSchema": {"type": "object", "properties": {"title": {"type": "string"}},
+                                 "required": ["title"]}},
+                {"name": "get_note", "description": "Get a note.",
+                 "inputSchema": {"type": "object", "properties": {"note_id": {"type": "string"}},
+                                 "required": ["note_id"]}},
+                {"name": "weather_now", "description": "Current weather in a city.",
+                 "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}}}]}
+    path = tmp_path / "servers.jsonl"
+    path.write_text(json.dumps(spec) + "\n")
+    out = runner.invoke(app, ["import-mcp", str(path), "--json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output[out.output.index("{"):])
+    assert (report["servers"], report["tools"], report["invalid_schemas"]) == (1, 3, 0)
+    assert report["deterministic_tools"] + report["simulated_tools"] == 3
+    assert report["simulated_tools"] >= 1
+    missing = runner.invoke(app, ["import-mcp", str(tmp_path / "none.jsonl")])
+    assert missing.exit_code == 2 and "does not exist" in missing.output

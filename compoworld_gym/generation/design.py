@@ -194,7 +194,7 @@ def design(exploration: Exploration, hooks: dict[str, ServiceHook], ctx: Ctx) ->
     answer_values = [reported.display] + ([f"{reported.value:,.2f}"] if reported.type == "money" else [])
     checks.append({"id": "report", "kind": "answer_contains", "values": answer_values, "any_of": True,
                    "description": f"The final answer reports {reported.noun}."})
-    text = wording.instruction(ctx.rng, hops, hooks, rules, reported)
+    text = wording.instruction(ctx.rng, hops, hooks, rules, reported, case=ctx.case_label)
     return Design(
         composition=comp, initial_state=ctx.states, instruction=text, checks=checks, negatives=negatives,
         reference=_reference(comp, hops),

@@ -15,6 +15,10 @@ A task is kept only when
 
 Replays mount only the task's services (checks read nothing else); the
 env-level replay with distractors is tested in ``tests/generation``.
+Ablations are cheap: services are independent, so removing a call on one
+service is replayed from that service's state saved just before the call
+(recorded on the first replay), and only the checks that read that service
+or the call log are judged again.
 """
 
 from __future__ import annotations
@@ -51,23 +55,135 @@ def _fail(reason: str, replays: int) -> Verdict:
     return Verdict(ok=False, reason=reason, replays=replays)
 
 
-def _replay_calls(task: Task, initial: dict[str, Any], skip: Optional[int]) -> World:
-    """Replay the reference's ``call_tool`` steps (except ``skip``) on the task's services."""
-    world = World(get_service(n)(orjson.loads(initial[n]), today=task.today) for n in task.services)
+def _blobs(task: Task) -> dict[str, bytes]:
+    """Each task service's initial state as JSON bytes (cheap to copy again)."""
+    return {n: orjson.dumps(task.initial_state[n]) if n in task.initial_state
+            else orjson.dumps(initial_state_of(task, n)) for n in task.services}
+
+
+def _mount(task: Task, blobs: dict[str, bytes]) -> World:
+    return World(get_service(n)(orjson.loads(blobs[n]), today=task.today) for n in task.services)
+
+
+def _call_args(mc: Any) -> Any:
+    args = mc.arguments.get("arguments", {})
+    return orjson.loads(args) if isinstance(args, str) and args.strip() else (args or {})
+
+
+@dataclass
+class _Run:
+    """The first replay of the reference, with what ablations need.
+
+    Attributes:
+        world: the world after the reference.
+        steps: ``{reference index: (service, tool, read_only, log index)}`` of real calls.
+        before: ``{reference index: state bytes of the call's service just
+            before it}`` for writes after the service's first write (before
+            that, the initial blob is the state).
+    """
+
+    world: World
+    steps: dict[int, tuple[str, str, bool, int]]
+    before: dict[int, bytes]
+
+
+def _first_run(task: Task, world: World) -> tuple[_Run, Optional[str]]:
+    steps: dict[int, tuple[str, str, bool, int]] = {}
+    before: dict[int, bytes] = {}
+    written: set[str] = set()
     for i, mc in enumerate(task.reference):
-        if mc.name == "call_tool" and i != skip:
-            dispatch(world, "call_tool", mc.arguments)
-    return world
+        route = world.resolve(str(mc.arguments.get("tool_name", ""))) if mc.name == "call_tool" else None
+        if route is not None and not route[1].read_only:
+            svc = route[0]
+            if svc.name in written:
+                before[i] = orjson.dumps(svc.state_dict())
+            written.add(svc.name)
+        n_log = len(world.call_log)
+        result = dispatch(world, mc.name, mc.arguments)
+        if result.get("success") is False:
+            return _Run(world, steps, before), (f"step {i} ({mc.arguments.get('tool_name', mc.name)}): "
+                                                f"{result['error']['message']}")
+        if route is not None and len(world.call_log) > n_log:
+            steps[i] = (route[0].name, route[1].name, route[1].read_only, n_log)
+    return _Run(world, steps, before), None
 
 
-def _failing(task: Task, states: dict[str, Any], answer: Optional[str], log: list[dict[str, Any]],
+def _replay_again(task: Task, run: _Run, blobs: dict[str, bytes]) -> tuple[dict[str, Any], list[tuple]]:
+    """A second, independent run of the reference's real calls on fresh
+    services (routing is known from the first run, so no world is needed).
+
+    Returns:
+        ``({service: state model}, [(service, tool, success, code), ...])``.
+    """
+    services = {n: get_service(n)(orjson.loads(blobs[n]), today=task.today) for n in task.services}
+    log = []
+    for j, (name, tool, _, _) in run.steps.items():
+        res = services[name].call(tool, _call_args(task.reference[j]))
+        log.append((name, tool, res["success"], None if res["success"] else res["error"]["code"]))
+    return {n: svc.state for n, svc in services.items()}, log
+
+
+def _ablate(task: Task, run: _Run, blobs: dict[str, bytes], i: int
+            ) -> tuple[Optional[str], Optional[dict[str, Any]], list[dict[str, Any]]]:
+    """The reference without step ``i``, recomputed only where it can differ.
+
+    Services are independent, so removing a call on service ``S`` changes
+    only ``S``'s state and the outcome of ``S``'s later calls: ``S`` is
+    restored from its state just before step ``i`` and its later calls are
+    replayed; every other service keeps its final state and log entries.
+
+    Returns:
+        ``(S or None for a read, S's new state JSON or None, call log)``.
+    """
+    name, _, read_only, skip = run.steps[i]
+    log = [e for e in run.world.call_log if e["index"] != skip]
+    if read_only:  # a read changes no state: only the call log differs
+        return None, None, log
+    svc = get_service(name)(orjson.loads(run.before.get(i, blobs[name])), today=task.today)
+    redo: dict[int, dict[str, Any]] = {}
+    for j, (svc_name, tool, later_read, entry) in run.steps.items():
+        # A later read changes nothing; only a call-log check could see its outcome.
+        if j > i and svc_name == name and (not later_read or _call_checked(task, task.reference[j])):
+            res = svc.call(tool, _call_args(task.reference[j]))
+            redo[entry] = {"success": res["success"], "code": None if res["success"] else res["error"]["code"]}
+    return name, svc.state_dict(), [{**e, **redo[e["index"]]} if e["index"] in redo else e for e in log]
+
+
+_LOG_KINDS = ("tool_called", "tool_not_called", "call_order")
+
+
+def _check_ablations(task: Task, run: _Run, blobs: dict[str, bytes], final: dict[str, Any],
+                     initial: dict[str, Any]) -> tuple[Optional[str], set[str], int]:
+    """Remove each write (and each call-checked read) in turn; which checks break?"""
+    covered = {c.id for c in task.checks if c.kind == "answer_contains"}
+    replays = 0
+    log_checks = [c for c in task.checks if c.kind in _LOG_KINDS]
+    for i, mc in enumerate(task.reference):
+        if i not in run.steps:
+            continue
+        read_only = run.steps[i][2]
+        if read_only and not _call_checked(task, mc):
+            continue
+        name, state, log = _ablate(task, run, blobs, i)
+        replays += 1
+        relevant = log_checks + ([c for c in task.checks if getattr(c, "service", None) == name
+                                  and c.kind not in _LOG_KINDS] if name else [])
+        states = final if name is None else {**final, name: state}
+        broken = _failing(relevant, states, task.reference_answer, log, initial)
+        if not read_only and not broken:
+            return (f"redundant-step: removing reference step {i} ({mc.arguments.get('tool_name')}) "
+                    f"breaks no check"), covered, replays
+        covered |= broken
+    return None, covered, replays
+
+
+def _failing(checks: list[Any], states: dict[str, Any], answer: Optional[str], log: list[dict[str, Any]],
              initial: dict[str, Any]) -> set[str]:
-    return {r.id for r in evaluate_checks(task.checks, states, answer, log, initial) if not r.passed}
+    return {r.id for r in evaluate_checks(checks, states, answer, log, initial) if not r.passed}
 
 
-def _is_write(world: World, mc: Any) -> bool:
-    route = world.resolve(str(mc.arguments.get("tool_name", "")))
-    return route is not None and not route[1].read_only
+def _log_key(log: list[dict[str, Any]]) -> list[tuple]:
+    return [(e["service"], e["tool"], e["success"], e["code"]) for e in log]
 
 
 def verify(task: Task, negatives: Iterable[str] = ()) -> Verdict:
@@ -84,9 +200,10 @@ def verify(task: Task, negatives: Iterable[str] = ()) -> Verdict:
     negatives = set(negatives)
     # Only the task's services: distractors are never read by checks or the
     # reference, and mounting them would dominate the cost of verification.
-    world = World(get_service(n)(initial_state_of(task, n), today=task.today) for n in task.services)
+    blobs = _blobs(task)
+    world = _mount(task, blobs)
     initial = world.states()
-    at_reset = _failing(task, initial, None, [], initial)
+    at_reset = _failing(task.checks, initial, None, [], initial)
     if not at_reset:
         return _fail("passes-at-reset: the initial state already passes every check", 0)
     if at_reset & negatives:
@@ -94,38 +211,24 @@ def verify(task: Task, negatives: Iterable[str] = ()) -> Verdict:
     unroutable = _unroutable(task)
     if unroutable:
         return _fail(f"reference-call-failed: {unroutable} is ambiguous or unknown among the listed services", 0)
-    for i, mc in enumerate(task.reference):
-        result = dispatch(world, mc.name, mc.arguments)
-        if result.get("success") is False:
-            return _fail(f"reference-call-failed: step {i} ({mc.arguments.get('tool_name', mc.name)}): "
-                         f"{result['error']['message']}", 1)
+    run, error = _first_run(task, world)
+    if error:
+        return _fail(f"reference-call-failed: {error}", 1)
     final = world.states()
-    failed = _failing(task, final, task.reference_answer, world.call_log, initial)
+    failed = _failing(task.checks, final, task.reference_answer, world.call_log, initial)
     if failed:
         return _fail(f"reference-below-1: checks {sorted(failed)} fail on the reference", 1)
-    initial_bytes = {n: orjson.dumps(initial[n]) for n in task.services}
-    again = _replay_calls(task, initial_bytes, None)
-    if again.states() != {n: final[n] for n in task.services} or len(again.call_log) != len(world.call_log):
+    again, again_log = _replay_again(task, run, blobs)
+    # Model equality compares the same data as the JSON dumps, without dumping.
+    if any(again[n] != world.services[n].state for n in task.services) or again_log != _log_key(world.call_log):
         return _fail("nondeterministic: two replays of the reference differ", 2)
-    covered = {c.id for c in task.checks if c.kind == "answer_contains"}
-    replays = 2
-    for i, mc in enumerate(task.reference):
-        if mc.name != "call_tool":
-            continue
-        write = _is_write(again, mc)
-        if not write and not _call_checked(task, mc):
-            continue
-        ablated = _replay_calls(task, initial_bytes, i)
-        replays += 1
-        broken = _failing(task, ablated.states(), task.reference_answer, ablated.call_log, initial)
-        if write and not broken:
-            return _fail(f"redundant-step: removing reference step {i} "
-                         f"({mc.arguments.get('tool_name')}) breaks no check", replays)
-        covered |= broken
+    reason, covered, replays = _check_ablations(task, run, blobs, final, initial)
+    if reason:
+        return _fail(reason, 2 + replays)
     idle = [c.id for c in task.checks if c.id not in covered and c.id not in negatives]
     if idle:
-        return _fail(f"unaffected-check: no reference step affects {idle}", replays)
-    return Verdict(ok=True, replays=replays)
+        return _fail(f"unaffected-check: no reference step affects {idle}", 2 + replays)
+    return Verdict(ok=True, replays=2 + replays)
 
 
 def _unroutable(task: Task) -> Optional[str]:

@@ -22,8 +22,19 @@ FIND = (
     "Look up {noun} {locate} in {svc}.",
     "Check {svc} for {noun} {locate}.",
     "Use {svc} to find out {noun} {locate}.",
+    "Start from {svc}: get {noun} {locate}.",
+    "Pull up {noun} {locate} ({svc}).",
 )
-THEN = ("Then {act}.", "Next, {act}.", "With that, {act}.", "Once you have it, {act}.")
+#: Openers that name the task's one case, so the steps read as one piece of work.
+CASE_OPENERS = (
+    "Everything below is for {case}; please work it end to end.",
+    "I'm closing out {case} and need a few things done across our tools.",
+    "Follow-up work for {case}, in this order.",
+    "{Case} needs attention today.",
+    "We owe the customer on {case} some updates; here is what to do.",
+)
+THEN = ("Then {act}.", "Next, {act}.", "With that, {act}.", "Once you have it, {act}.", "Use it to {act}.",
+        "After that, {act}.")
 REVISIT = ("Afterwards, go back and {act}.", "Finally return to it and {act}.")
 RULE_HEADS = ("House rules:", "Rules to follow:", "Please respect these rules:")
 GENERIC_RULES = (
@@ -47,7 +58,7 @@ def _svc(hooks: dict[str, Any], name: str) -> str:
 
 
 def instruction(rng: random.Random, hops: list[Any], hooks: dict[str, Any], rules: list[str],
-                reported: Any) -> str:
+                reported: Any, case: str | None = None) -> str:
     """The user message of a task.
 
     Args:
@@ -56,8 +67,12 @@ def instruction(rng: random.Random, hops: list[Any], hooks: dict[str, Any], rule
         hooks: ``{service: ServiceHook}`` (service labels).
         rules: house rules gathered by the design.
         reported: the fact whose value the final answer must state.
+        case: the task's case reference, when its writes share one.
     """
-    parts = [rng.choice(OPENERS)]
+    if case:
+        parts = [rng.choice(CASE_OPENERS).format(case=case, Case=_cap(case))]
+    else:
+        parts = [rng.choice(OPENERS)]
     for hop in hops:
         fact = hop.fact
         parts.append(rng.choice(FIND).format(svc=_svc(hooks, fact.service), noun=fact.noun, locate=fact.locate))

@@ -8,7 +8,6 @@ them in the catalog and reports the figures.
 
 from __future__ import annotations
 
-import functools
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
@@ -101,7 +100,7 @@ def _tool_spec(tool: ToolDef, op: Any, plan_records: dict[str, Any], collections
             props[op.id_param] = {**props[op.id_param], "x-entity": f"{kind}_id"}
             tagged = {**tagged, "properties": props}
     read_only, destructive, idempotent = _hints(tool, op.verb if op else None)
-    handler = make_handler(op) if op is not None else functools.partial(_simulated, tool.name)
+    handler = make_handler(op) if op is not None else _simulated(tool.name)
     description = tool.description.strip() or tool.name.replace("_", " ")
     return ToolSpec(name=tool.name, description=description, input_schema=tagged, handler=handler,
                     validate=validate, read_only=read_only, destructive=destructive, idempotent=idempotent,
@@ -109,8 +108,14 @@ def _tool_spec(tool: ToolDef, op: Any, plan_records: dict[str, Any], collections
                     simulated=op is None)
 
 
-def _simulated(tool: str, service: Any, **arguments: Any) -> Any:
-    return simulate_call(service, tool, arguments)
+def _simulated(tool: str) -> Any:
+    """The handler of a simulated tool (the service comes positionally: a tool
+    may have parameters called ``service`` or ``tool``)."""
+
+    def handler(*positional: Any, **arguments: Any) -> Any:
+        return simulate_call(positional[0], tool, arguments)
+
+    return handler
 
 
 def build_service(spec: ServerSpec, name: str) -> type[ImportedService]:

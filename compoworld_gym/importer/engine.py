@@ -206,7 +206,9 @@ def make_handler(op: ResourceOp) -> Callable[..., Any]:
     """The ``handler(service, **arguments)`` of an engine-run tool."""
     run = _VERBS[op.verb]
 
-    def handler(service: Any, **arguments: Any) -> Any:
+    def handler(*positional: Any, **arguments: Any) -> Any:
+        # The service comes positionally: a tool may have a parameter called "service".
+        service = positional[0]
         coll = service.collections[op.collection]
         return run(service, op, coll, arguments)
 

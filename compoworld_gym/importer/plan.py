@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from compoworld_gym.importer.names import identifier, plural
+from compoworld_gym.importer.names import identifier, plural, tokens
 from compoworld_gym.importer.patterns import (
     CREATORS,
     Collection,
@@ -46,12 +46,15 @@ def _required(schema: dict[str, Any]) -> set[str]:
 
 
 def _is_batch(shape_noun: tuple[str, ...], schema: dict[str, Any]) -> bool:
-    """A create whose only input is an array of objects creates many records at once."""
+    """A create that takes an array of the records (``tasks: [...]``), or only an
+    array, creates many records at once: the engine leaves it to the world model."""
     props = _props(schema)
-    if len(props) != 1:
-        return False
-    only = next(iter(props.values()))
-    return isinstance(only, dict) and only.get("type") == "array"
+    many = plural(shape_noun[-1])
+    for name, prop in props.items():
+        is_array = isinstance(prop, dict) and prop.get("type") == "array"
+        if is_array and (len(props) == 1 or tokens(name)[-1:] == [many]):
+            return True
+    return False
 
 
 def _collect(schemas: dict[str, dict[str, Any]]) -> tuple[dict[str, Collection], dict[str, Any]]:
@@ -86,14 +89,16 @@ def _name_fields(collections: dict[str, Collection]) -> None:
         used.add(name)
 
 
-def _op_for(verb: str, coll: Collection, schema: dict[str, Any],
+def _op_for(tool: str, verb: str, coll: Collection, schema: dict[str, Any],
             collections: dict[str, Collection]) -> ResourceOp | None:
     props, required = _props(schema), _required(schema)
     id_param = id_param_for(coll.noun, schema)
     if verb in CREATORS:
+        if tool not in coll.creators:  # a batch create: left to the world model
+            return None
         return ResourceOp(verb, coll.name, id_param, parent_params(schema, collections, coll.name, id_param))
     if verb in ("get", "update", "delete"):
-        if id_param is None or (id_param not in required and verb != "get"):
+        if id_param is None or id_param not in required:
             return None
         parents = parent_params(schema, collections, coll.name, id_param)
         allowed = {id_param, *parents} | (set(coll.properties) if verb == "update" else set())
@@ -133,7 +138,7 @@ def plan_server(schemas: dict[str, dict[str, Any]]) -> ServerPlan:
     for name, shape in shapes.items():
         if shape is None or shape.collection not in collections:
             continue
-        op = _op_for(shape.verb, collections[shape.collection], schemas[name], collections)
+        op = _op_for(name, shape.verb, collections[shape.collection], schemas[name], collections)
         if op is not None:
             plan.ops[name] = op
     return plan

@@ -18,6 +18,7 @@ from faker import Faker
 from compoworld_gym.importer.names import tokens
 
 _MAX_DEPTH = 4
+_HARD_DEPTH = 10
 
 
 def _text_for(name: str, fake: Faker, rng: random.Random, today: dt.date) -> str:
@@ -109,7 +110,7 @@ def sample_value(schema: Any, *, name: str, fake: Faker, rng: random.Random, tod
         fake: a seeded Faker.
         rng: a seeded random generator.
         today: the task's date (dates land within a month of it).
-        depth: nesting depth (objects deeper than 4 come back empty).
+        depth: nesting depth (past 4 only required properties are drawn).
 
     Returns:
         A JSON-compatible value.
@@ -120,7 +121,7 @@ def sample_value(schema: Any, *, name: str, fake: Faker, rng: random.Random, tod
         return schema["const"]
     if isinstance(schema.get("enum"), list) and schema["enum"]:
         return rng.choice(schema["enum"])
-    if "default" in schema and rng.random() < 0.3:
+    if schema.get("default") is not None and rng.random() < 0.3:
         return schema["default"]
     for key in ("anyOf", "oneOf"):
         options = [s for s in schema.get(key, []) if isinstance(s, dict) and s.get("type") != "null"]
@@ -140,6 +141,7 @@ def sample_value(schema: Any, *, name: str, fake: Faker, rng: random.Random, tod
     if kind == "array":
         lo = schema.get("minItems") if isinstance(schema.get("minItems"), int) else 1
         n = max(lo, 1 if depth < _MAX_DEPTH else 0)
+        n = n if depth < _HARD_DEPTH else 0
         item_name = name[:-1] if name.endswith("s") else name
         return [sample_value(schema.get("items"), name=item_name, fake=fake, rng=rng, today=today,
                              depth=depth + 1) for _ in range(n)]
@@ -151,10 +153,11 @@ def _object(schema: dict[str, Any], fake: Faker, rng: random.Random, today: dt.d
     required = [r for r in schema.get("required", []) if isinstance(r, str)] \
         if isinstance(schema.get("required"), list) else []
     out: dict[str, Any] = {}
-    if depth >= _MAX_DEPTH:
+    if depth >= _HARD_DEPTH:
         return out
     for pname, prop in props.items():
-        if pname in required or rng.random() < 0.7:
+        # Past _MAX_DEPTH only required properties are drawn, so values stay small but valid.
+        if pname in required or (depth < _MAX_DEPTH and rng.random() < 0.7):
             out[pname] = sample_value(prop, name=pname, fake=fake, rng=rng, today=today, depth=depth + 1)
     for pname in required:
         out.setdefault(pname, _text_for(pname, fake, rng, today))

@@ -18,8 +18,11 @@ from compoworld_gym.importer.inference import field_for, id_kind
 from compoworld_gym.importer.patterns import Collection
 from compoworld_gym.service import Record, ServiceState
 
+# Fields are stored under their original names (aliases); the Python names
+# (cwf_0, cwf_id...) are also accepted because revalidating a record
+# instance reads its attributes by name.
 _RECORD_CONFIG = dict(revalidate_instances="always", strict=True, serialize_by_alias=True,
-                      validate_by_alias=True, validate_by_name=False)
+                      validate_by_alias=True, validate_by_name=True)
 
 
 class ImportedRecord(Record):
@@ -72,13 +75,13 @@ def record_model(class_name: str, coll: Collection) -> type[Record]:
     kind = id_kind(list(coll.noun))
     id_extra = {"x-entity": f"{kind}_id"} if kind else None
     fields: dict[str, Any] = {
-        "f_id": (int if coll.integer_ids else str,
+        "cwf_id": (int if coll.integer_ids else str,
                  Field(alias="id", description="Record id.", json_schema_extra=id_extra)),
     }
     for i, (pname, schema) in enumerate(coll.properties.items()):
-        fields[f"f{i}"] = field_for(pname, schema, required=pname in coll.required, collection_kind=kind)
+        fields[f"cwf_{i}"] = field_for(pname, schema, required=pname in coll.required, collection_kind=kind)
     if "created_at" not in coll.properties:
-        fields["f_created_at"] = (Optional[str], Field(default=None, alias="created_at",
+        fields["cwf_created_at"] = (Optional[str], Field(default=None, alias="created_at",
                                                        description="When the record was created."))
     base = OpenImportedRecord if coll.open else ImportedRecord
     return create_model(class_name, __base__=base, **fields)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from typing import Any, Callable, Optional
 
+import orjson
 from jsonschema import Draft202012Validator
-from jsonschema.exceptions import SchemaError, ValidationError, relevance
+from jsonschema.exceptions import ValidationError, best_match, relevance
 from jsonschema.validators import validator_for
 
 from compoworld_gym.errors import InvalidArgument
@@ -20,20 +21,48 @@ from compoworld_gym.schema import describe_expected
 Validate = Callable[[Any], dict[str, Any]]
 
 
+_META: dict[type, Any] = {}
+_PROBLEMS: dict[bytes, Optional[str]] = {}
+
+
+def _meta_validator(cls: type) -> Any:
+    # One metaschema validator per draft: check_schema builds a new one per call.
+    if cls not in _META:
+        _META[cls] = cls(cls.META_SCHEMA)
+    return _META[cls]
+
+
+def _check(schema: dict[str, Any]) -> Optional[str]:
+    try:
+        meta = _meta_validator(validator_for(schema, default=Draft202012Validator))
+        if meta.is_valid(schema):
+            return None
+        exc = best_match(meta.iter_errors(schema))
+    except Exception as exc:  # noqa: BLE001 - unknown $schema URIs and the like
+        return f"unusable JSON Schema ({type(exc).__name__}: {str(exc)[:120]})"
+    where = "/".join(str(p) for p in exc.absolute_path) or "<root>"
+    return f"invalid JSON Schema at {where}: {exc.message[:160]}"
+
+
 def schema_problem(schema: Any) -> Optional[str]:
-    """Why ``schema`` is not a usable object schema, or None when it is fine."""
+    """Why ``schema`` is not a usable object schema, or None when it is fine.
+
+    The schema is checked against the metaschema of the draft it declares
+    (Draft 2020-12 when it declares none). Results are cached by the
+    schema's canonical JSON: forks of a server repeat the same schemas.
+    """
     if not isinstance(schema, dict):
         return f"inputSchema is a {type(schema).__name__}, not an object"
     try:
-        validator_for(schema, default=Draft202012Validator).check_schema(schema)
-    except SchemaError as exc:
-        where = "/".join(str(p) for p in exc.path) or "<root>"
-        return f"invalid JSON Schema at {where}: {exc.message[:160]}"
-    except Exception as exc:  # noqa: BLE001 - unknown $schema URIs and the like
-        return f"unusable JSON Schema ({type(exc).__name__}: {str(exc)[:120]})"
-    if schema.get("type", "object") != "object":
-        return f"inputSchema type is {schema.get('type')!r}, not 'object'"
-    return None
+        key = orjson.dumps(schema, option=orjson.OPT_SORT_KEYS)
+    except (TypeError, orjson.JSONEncodeError):
+        return "inputSchema is not JSON"
+    if key not in _PROBLEMS:
+        problem = _check(schema)
+        if problem is None and schema.get("type", "object") != "object":
+            problem = f"inputSchema type is {schema.get('type')!r}, not 'object'"
+        _PROBLEMS[key] = problem
+    return _PROBLEMS[key]
 
 
 def _message(err: ValidationError, schema: dict[str, Any], arguments: dict[str, Any]) -> str:
@@ -101,7 +130,8 @@ def make_validator(schema: Any) -> tuple[Validate, Optional[str]]:
         except Exception:  # noqa: BLE001 - e.g. an unresolvable $ref found only now
             return fallback(arguments)
         if errors:
-            raise InvalidArgument("; ".join(_message(e, schema, arguments) for e in errors) + ".")
+            messages = dict.fromkeys(_message(e, schema, arguments) for e in errors)
+            raise InvalidArgument("; ".join(messages) + ".")
         return dict(arguments)
 
     return validate, None

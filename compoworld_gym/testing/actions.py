@@ -84,8 +84,10 @@ def meta_tool_calls(world: World, pools: Optional[Pools] = None) -> st.SearchStr
 
 def valid_actions(world: World, pools: Optional[Pools] = None) -> st.SearchStrategy[str]:
     """Valid action texts: one call, or a JSON array of up to 3 calls in one turn."""
-    single = meta_tool_calls(world, pools)
-    return st.one_of(single.map(dumps), st.lists(single, min_size=2, max_size=3).map(dumps))
+    # One list strategy (not "single | list"): the shrinker can then delete calls of a
+    # batch down to one, which is sent as a bare object.
+    return st.lists(meta_tool_calls(world, pools), min_size=1, max_size=3).map(
+        lambda calls: dumps(calls[0] if len(calls) == 1 else calls))
 
 
 # ------------------------------------------------------------ malformed

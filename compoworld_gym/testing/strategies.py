@@ -286,7 +286,10 @@ def schema_values(schema: dict[str, Any], pools: Optional[Pools] = None) -> st.S
     pooled = _pool_candidates(schema, pools)
     if not pooled:
         return random_part
-    return st.one_of(st.sampled_from(pooled), random_part)
+    # 3 draws in 4 take an existing value (one_of would give each branch half); the
+    # index shrinks toward 0, i.e. toward existing values.
+    return st.tuples(st.integers(0, 3), st.sampled_from(pooled), random_part).map(
+        lambda t: t[2] if t[0] == 3 else t[1])
 
 
 _RANDOM_CACHE: dict[int, tuple[dict[str, Any], st.SearchStrategy[Any]]] = {}

@@ -144,7 +144,8 @@ def parse_simulation(text: Any) -> Simulation:
         raise SimulationError(f"the world model reply is not valid JSON ({exc})") from None
     if not isinstance(obj, dict) or "result" not in obj:
         raise SimulationError("the world model reply lacks a 'result' key")
-    update = obj.get("state_update") or {}
+    update = obj.get("state_update")
+    update = {} if update is None else update
     if not isinstance(update, dict):
         raise SimulationError("the world model's 'state_update' is not an object")
     return Simulation(result=obj["result"], state_update=update)

@@ -109,7 +109,7 @@ def test_rejects_redundant_reference_step(tasks) -> None:
     reasons = []
     for t in tasks[:4]:
         for mc in t.reference:
-            if mc.name == "call_tool" and mc.arguments["tool_name"] in ("send_message", "update_task", "update_ticket"):
+            if mc.name == "call_tool" and mc.arguments["tool_name"] in ("send_message", "set_task_details", "update_ticket"):
                 verdict = verify(_variant(t, reference=[*t.reference, mc]), t.meta["negative_checks"])
                 assert not verdict.ok
                 reasons.append(verdict.reason.split(":")[0])

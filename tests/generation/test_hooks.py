@@ -102,3 +102,16 @@ def test_sink_checks_fail_before_and_pass_after(service: str, etype: str) -> Non
     _run(world, sink.calls)
     assert not failing(), failing()
     assert any(e["tool"] == sink.tool and e["success"] for e in world.call_log)
+
+
+def test_generation_is_stable_across_processes() -> None:
+    """Tool specs must not depend on string-hash order (PYTHONHASHSEED)."""
+    import os
+    import subprocess
+    import sys
+
+    code = ("from compoworld_gym.generation import generate_tasks; "
+            "print(generate_tasks(2, seed=11)[1].to_json())")
+    outs = [subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": h}).stdout for h in ("1", "2")]
+    assert outs[0] == outs[1] and outs[0].startswith("{")

@@ -136,26 +136,24 @@ def _failure(service: type[Service], profile: FuzzProfile = QUICK) -> FuzzFailur
     return info.value
 
 
-def _step_arguments(failure: FuzzFailure) -> dict:
+def _calls(failure: FuzzFailure) -> list[dict]:
     action = orjson.loads(failure.action)
-    return action["arguments"]["arguments"]
+    return action if isinstance(action, list) else [action]
 
 
 def test_planted_bug_is_found_and_shrunk_to_the_trigger():
     failure = _failure(PlantedNotes)
     assert failure.invariant == "state-invalid"
     assert "clock" in failure.detail
-    # minimal: one seeded reset, then the single bad call with the smallest triggering value
+    # minimal: one seeded reset, then one step whose last call is the bug with the
+    # smallest triggering value (at most one other call survives in the same batch)
     assert [kind for kind, _ in failure.trace] == ["reset", "step"]
     assert failure.trace[0] == ("reset", 0)
-    assert orjson.loads(failure.action)["arguments"]["tool_name"] == "list_notes"
-    assert _step_arguments(failure) == {"min_priority": TRIGGER_LOW}
+    calls = _calls(failure)
+    assert len(calls) <= 2
+    assert calls[-1]["arguments"] == {"tool_name": "list_notes", "arguments": {"min_priority": TRIGGER_LOW}}
     assert "reproducing trace" in str(failure) and str(TRIGGER_LOW) in str(failure)
-
-
-def test_the_catalog_is_restored_after_fuzzing():
-    _failure(PlantedNotes)
-    with pytest.raises(UnknownService):
+    with pytest.raises(UnknownService):  # fuzz_service restored the catalog
         get_service("planted_notes")
 
 
@@ -175,4 +173,4 @@ def test_ids_surviving_a_reset_are_found():
 def test_a_failed_call_that_changes_state_is_found():
     failure = _failure(TransactionlessNotes)
     assert failure.invariant == "unexpected-state-change"
-    assert orjson.loads(failure.action)["arguments"]["tool_name"] == "list_notes"
+    assert any(c["arguments"].get("tool_name") == "list_notes" for c in _calls(failure))

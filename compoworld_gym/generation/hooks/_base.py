@@ -180,7 +180,7 @@ TEXT_FORMAT = {"date": " (write the date as YYYY-MM-DD)",
 def record_sink(ctx: Ctx, fact: Fact, *, service: str, tool: str, value_arg: str, collection: str,
                 field_path: str, calls: list, phrase: str, label: str, record_id: Optional[str] = None,
                 where: Optional[dict[str, Any]] = None, key: Optional[dict[str, Any]] = None,
-                list_arg: bool = False, text: bool = False) -> SinkStep:
+                list_arg: bool = False, text: bool = False, nest: Optional[str] = None) -> SinkStep:
     """A sink whose write leaves ``fact``'s value in one field of one record.
 
     Args:
@@ -200,11 +200,17 @@ def record_sink(ctx: Ctx, fact: Fact, *, service: str, tool: str, value_arg: str
         key: where-clause identifying a created record.
         list_arg: the value sits in a list (recipients, attendees).
         text: the value sits inside free text (checked with ``$contains``).
+        nest: ``field_path`` is a list of objects and the value is this key
+            of one of them (an expense item's ``amount``).
     """
     def matcher(value: Any) -> Any:
         if text:
-            return {"$contains": text_of(value)}
-        return {"$contains": value} if list_arg else ctx.matcher(fact.type, value)
+            m = {"$contains": text_of(value)}
+        elif list_arg and nest is None:
+            m = {"$contains": value}
+        else:
+            m = ctx.matcher(fact.type, value)
+        return {"$any": {nest: m}} if nest else m
 
     def checks(value: Any) -> list[dict[str, Any]]:
         desc = f"{label[:1].upper()}{label[1:]} carries the right value."

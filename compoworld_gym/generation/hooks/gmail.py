@@ -22,7 +22,7 @@ def _plant(ctx: Ctx, value: Any, cue: str, opts: dict[str, Any]) -> tuple[str, d
 
 
 def _sink_email(ctx: Ctx, fact: Fact) -> SinkStep:
-    subject = f"Update on {ctx.code()}"
+    subject = ctx.unique(f"Update on {ctx.case()}")
 
     def checks(value: Any) -> list[dict[str, Any]]:
         return [{"kind": "record_exists", "service": "gmail", "collection": "messages",

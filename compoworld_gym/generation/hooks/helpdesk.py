@@ -42,7 +42,7 @@ def _source(etype: str, field: str, noun: str) -> RecordSource:
 
 
 def _sink_email(ctx: Ctx, fact: Fact) -> SinkStep:
-    subject = f"Follow-up {ctx.code()}"
+    subject = ctx.unique(f"Follow-up on {ctx.case()}")
     name = ctx.fresh("person_name")
 
     def checks(value: Any) -> list[dict[str, Any]]:

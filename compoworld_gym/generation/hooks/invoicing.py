@@ -30,7 +30,8 @@ def _invoice(ctx: Ctx, cue: str, opts: dict[str, Any], **fields: Any) -> tuple[s
 
 def _source(etype: str, field: str, noun: str, variants: set[str]) -> RecordSource:
     def plant(ctx: Ctx, value: Any, cue: str, opts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        return _invoice(ctx, cue, opts, **({"amount": value} if field == "total" else {field: value}))
+        extra = {} if field == "id" else {"amount": value} if field == "total" else {field: value}
+        return _invoice(ctx, cue, opts, **extra)
 
     return RecordSource(
         type=etype, tool="list_invoices", collection="invoices", noun=noun,
@@ -40,7 +41,7 @@ def _source(etype: str, field: str, noun: str, variants: set[str]) -> RecordSour
 
 
 def _sink_email(ctx: Ctx, fact: Fact) -> SinkStep:
-    memo = f"Ref renewal {ctx.code()}"
+    memo = ctx.unique(f"Ref renewal {ctx.case()}")
     name = ctx.fresh("person_name")
     due = ctx.day(30)
 
@@ -63,6 +64,7 @@ HOOK = ServiceHook(
         "email": _source("email", "customer_email", "the customer's email address", {"decoy"}),
         "date": _source("date", "due_date", "the due date", {"decoy"}),
         "money": _source("money", "total", "the amount due", {"decoy", "sum"}),
+        "invoice_id": _source("invoice_id", "id", "the invoice number", {"decoy"}),
     },
     sinks={"email": ("create_invoice", _sink_email)},
 )

@@ -24,7 +24,7 @@ def _plant(ctx: Ctx, value: Any, cue: str, opts: dict[str, Any]) -> tuple[str, d
 
 
 def _sink_email(ctx: Ctx, fact: Fact) -> SinkStep:
-    title = f"Runbook {ctx.code()}"
+    title = f"Runbook for {ctx.case()}"
 
     def checks(value: Any) -> list[dict[str, Any]]:
         return [{"kind": "record_exists", "service": "knowledge_base", "collection": "articles",

@@ -1,0 +1,126 @@
+"""A local Hugging Face ``transformers`` model as an agent.
+
+The conversation is rendered with the tokenizer's chat template, the four
+meta-tool definitions passed as ``tools``; the model's text is parsed by
+the tolerant :func:`compoworld_gym.toolcall_parser.parse_tool_calls`
+(Hermes/Qwen ``<tool_call>``, Llama-3 JSON, bare JSON, ...).
+
+Needs the ``[train]`` extra (torch, transformers).
+
+Example:
+    >>> from compoworld_gym.baselines.evaluate import evaluate_agent
+    >>> agent = HFAgent("tiny", max_new_tokens=16)             # doctest: +SKIP
+    >>> metrics, _ = evaluate_agent(lambda s: agent, tasks)    # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional
+
+from compoworld_gym.baselines.agents import ChatAgent
+from compoworld_gym.toolcall_parser import ParsedTurn, parse_tool_calls
+
+
+def load_model(model: Any, tokenizer: Any = None, seed: int = 0, device: Optional[str] = None
+               ) -> tuple[Any, Any]:
+    """Resolve ``model`` to ``(model, tokenizer)``.
+
+    Args:
+        model: a ``PreTrainedModel``; a local directory or hub id for
+            ``from_pretrained`` (no downloads happen on machines without
+            network access); or ``"tiny"``: the randomly initialised tiny
+            Qwen3 model of :mod:`.tiny_model` (for smoke tests, not a
+            baseline anyone should report).
+        tokenizer: its tokenizer (default: loaded alongside the model).
+        seed: initialisation seed of the ``"tiny"`` model.
+        device: ``"cpu"``, ``"cuda"``, ... (default: CUDA when available).
+
+    Raises:
+        ValueError: a model object without a tokenizer.
+    """
+    import torch
+
+    if isinstance(model, str) and model == "tiny":
+        from compoworld_gym.baselines.tiny_model import build_tiny_model
+
+        model, tokenizer = build_tiny_model(seed=seed)
+    elif isinstance(model, str):
+        from transformers import AutoModelForCausalLM, AutoTokenizer
+
+        tokenizer = tokenizer or AutoTokenizer.from_pretrained(model)
+        model = AutoModelForCausalLM.from_pretrained(model, dtype="auto")
+    elif tokenizer is None:
+        raise ValueError("a model object needs its tokenizer: HFAgent(model, tokenizer=...)")
+    device = device or ("cuda" if torch.cuda.is_available() else "cpu")
+    return model.to(device), tokenizer
+
+
+class HFAgent(ChatAgent):
+    """A ``transformers`` causal LM acting through the meta-tools.
+
+    Args:
+        model: see :func:`load_model` (object, path, hub id or ``"tiny"``).
+        tokenizer: the model's tokenizer (default: loaded with the model).
+        max_new_tokens: tokens generated per turn.
+        temperature: 0 for greedy decoding (deterministic), else sampling.
+        seed: seed of sampling (torch's generator is reseeded per turn, so
+            an episode is reproducible) and of the ``"tiny"`` model.
+        device: torch device (default: CUDA when available).
+        chat_template_kwargs: extra template variables (e.g.
+            ``{"enable_thinking": False}`` for Qwen3).
+
+    Raises:
+        ValueError: ``max_new_tokens < 1`` or a negative temperature.
+    """
+
+    name = "hf"
+
+    def __init__(self, model: Any = "tiny", tokenizer: Any = None, max_new_tokens: int = 512,
+                 temperature: float = 0.0, seed: int = 0, device: Optional[str] = None,
+                 chat_template_kwargs: Optional[dict[str, Any]] = None) -> None:
+        if not isinstance(max_new_tokens, int) or max_new_tokens < 1:
+            raise ValueError(f"max_new_tokens must be a positive int, got {max_new_tokens!r}")
+        if temperature < 0:
+            raise ValueError(f"temperature must be >= 0, got {temperature!r}")
+        self.model, self.tokenizer = load_model(model, tokenizer, seed=seed, device=device)
+        self.max_new_tokens = max_new_tokens
+        self.temperature = temperature
+        self.seed = seed
+        self.chat_template_kwargs = dict(chat_template_kwargs or {})
+        self._turn = 0
+
+    def reset(self, observation: str, task: Any = None) -> None:
+        super().reset(observation, task)
+        self._turn = 0
+
+    def generate_text(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> str:
+        """The model's raw text for the next assistant turn."""
+        import torch
+
+        ids = self.tokenizer.apply_chat_template(
+            messages, tools=tools, add_generation_prompt=True, tokenize=True, return_dict=False,
+            **self.chat_template_kwargs)
+        input_ids = torch.tensor([ids], device=self.model.device)
+        kwargs: dict[str, Any] = {"max_new_tokens": self.max_new_tokens,
+                                  "pad_token_id": self.tokenizer.pad_token_id,
+                                  "eos_token_id": self.tokenizer.eos_token_id}
+        if self.temperature > 0:
+            torch.manual_seed(self.seed * 100_003 + self._turn)  # reproducible per (seed, turn)
+            kwargs.update(do_sample=True, temperature=self.temperature)
+        else:
+            kwargs.update(do_sample=False, temperature=None, top_p=None, top_k=None)
+        self._turn += 1
+        with torch.no_grad():
+            out = self.model.generate(input_ids=input_ids, attention_mask=torch.ones_like(input_ids), **kwargs)
+        return self.tokenizer.decode(out[0, len(ids):], skip_special_tokens=True)
+
+    def complete(self, messages: list[dict[str, Any]], tools: list[dict[str, Any]]) -> ParsedTurn:
+        """Generate one turn and parse it."""
+        text = self.generate_text(messages, tools)
+        turn = parse_tool_calls(text)
+        if turn.error is not None:
+            turn.content = text
+        return turn
+
+
+__all__ = ["HFAgent", "load_model"]

@@ -1,0 +1,78 @@
+"""The reliability suite: every built-in service, random compositions, generated and built-in tasks.
+
+Short profile (``compoworld_gym.testing.SHORT``): 100 state-machine runs per
+target, a few steps each, a fixed Hypothesis seed so CI is reproducible. The
+deep profile is ``compoworld fuzz --examples N`` (:func:`compoworld_gym.fuzz.run_fuzz`).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from compoworld_gym.catalog import get_service, service_names
+from compoworld_gym.envs.services import BUILTIN_SERVICES
+from compoworld_gym.fuzz import Target, plan_targets, random_compositions, run_fuzz
+from compoworld_gym.testing import SHORT, fuzz_env, fuzz_service
+
+#: Bugs the short profile finds in services still being written; strict, so a
+#: fix makes the test fail until its entry is removed here.
+KNOWN_SERVICE_BUGS: dict[str, str] = {}
+
+
+def _marks(name: str) -> list:
+    reason = KNOWN_SERVICE_BUGS.get(name)
+    return [pytest.mark.xfail(strict=True, reason=reason)] if reason else []
+
+
+@pytest.mark.parametrize("service", [pytest.param(c, id=c.name, marks=_marks(c.name)) for c in BUILTIN_SERVICES])
+def test_builtin_service_survives_the_short_fuzz_profile(service):
+    runs = fuzz_service(service, profile=SHORT, seed=0, quiet=True)
+    assert runs >= SHORT.runs
+
+
+COMPOSITIONS = random_compositions(4, random.Random("test-fuzz"), service_names())
+
+
+@pytest.mark.parametrize("target", COMPOSITIONS, ids=lambda t: t.label)
+def test_random_composition_survives_the_short_fuzz_profile(target):
+    assert len(target.services) >= 2 and len(target.distractors) == 2
+    assert fuzz_env(target.factory(), profile=SHORT, seed=0, quiet=True) >= SHORT.runs
+
+
+def test_generated_tasks_survive_the_short_fuzz_profile():
+    assert fuzz_env(Target("generated", seed=3).factory(), profile=SHORT, seed=0, quiet=True) >= SHORT.runs
+
+
+def test_builtin_tasks_survive_the_short_fuzz_profile():
+    assert fuzz_env(Target("builtin").factory(), profile=SHORT, seed=0, quiet=True) >= SHORT.runs
+
+
+def test_run_fuzz_reports_examples_failures_and_seconds():
+    report = run_fuzz(6, seed=5, steps=4, include=("service", "builtin"), services=["helpdesk", "gmail"])
+    assert report["failures"] == 0 and report["failed"] == []
+    assert report["targets"] == 3 and report["seed"] == 5 and report["steps"] == 4
+    assert report["examples"] >= 6
+    assert [e["target"] for e in report["per_target"]] == ["service:helpdesk", "service:gmail", "builtin"]
+    assert report["seconds"] > 0
+
+
+def test_run_fuzz_counts_a_failure_instead_of_raising():
+    report = run_fuzz(1, seed=0, include=("service",), services=["no_such_service"])
+    assert report["failures"] == 1
+    assert report["failed"][0]["invariant"] == "crash"
+    assert "no_such_service" in report["failed"][0]["message"]
+
+
+def test_plan_is_deterministic_and_covers_every_builtin_service():
+    one, two = plan_targets(11), plan_targets(11)
+    assert one == two
+    labels = {t.label for t in one}
+    assert {f"service:{c.name}" for c in BUILTIN_SERVICES} <= labels
+    assert "builtin" in labels and sum(t.kind == "composition" for t in one) == 8
+    for t in one:
+        for name in (*t.services, *t.distractors):
+            get_service(name)
+    with pytest.raises(ValueError):
+        run_fuzz(0)
