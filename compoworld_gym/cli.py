@@ -14,6 +14,13 @@ from rich.table import Table
 app = typer.Typer(add_completion=False, no_args_is_help=True,
                   help="compoworld-gym: composed, verified tool-use environments for LLM agents.")
 console = Console()
+errors = Console(stderr=True, soft_wrap=True)
+
+
+def _fail(message: str, code: int = 2) -> "typer.Exit":
+    """Print ``error: message`` on stderr (unwrapped) and return the Exit to raise."""
+    errors.print(f"[red]error:[/red] {message}", highlight=False)
+    return typer.Exit(code)
 
 
 def _print_json(obj: object) -> None:
@@ -46,8 +53,7 @@ def _load_tasks(tasks_file: Optional[Path]):
     try:
         return load_tasks(tasks_file)
     except (TaskFileError, FileNotFoundError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise _fail(f"{exc}") from None
 
 
 def _eval_tasks(tasks_file: Optional[Path], generate_n: Optional[int], seed: int):
@@ -63,8 +69,7 @@ def _eval_tasks(tasks_file: Optional[Path], generate_n: Optional[int], seed: int
         with console.status(f"generating {generate_n} tasks (seed {seed})", spinner="dots"):
             return generate_tasks(generate_n, seed)
     except GenerationError as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise _fail(f"{exc}") from None
 
 
 def _agent_factory(name: str, model: Optional[str], base_url: Optional[str], max_new_tokens: int,
@@ -75,8 +80,7 @@ def _agent_factory(name: str, model: Optional[str], base_url: Optional[str], max
     try:
         agent_class(name)
     except ValueError as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise _fail(f"{exc}") from None
     except ImportError as exc:
         extra = "openai" if name == "openai" else "train"
         console.print(f"[red]error:[/red] agent {name!r} needs the [{extra}] extra "
@@ -87,8 +91,7 @@ def _agent_factory(name: str, model: Optional[str], base_url: Optional[str], max
     if name not in ("hf", "openai"):
         return lambda s: make_agent(name)
     if not model:
-        console.print(f"[red]error:[/red] --agent {name} needs --model")
-        raise typer.Exit(2)
+        raise _fail(f"--agent {name} needs --model")
     kwargs = {"model": model, "temperature": temperature}
     if name == "openai":
         kwargs.update(base_url=base_url, max_tokens=max_new_tokens)
@@ -97,8 +100,7 @@ def _agent_factory(name: str, model: Optional[str], base_url: Optional[str], max
     try:
         agent = make_agent(name, **kwargs)
     except (ValueError, OSError) as exc:
-        console.print(f"[red]error:[/red] cannot build agent {name!r}: {exc}")
-        raise typer.Exit(2) from None
+        raise _fail(f"cannot build agent {name!r}: {exc}") from None
 
     def factory(s: int):
         agent.seed = s
@@ -292,8 +294,7 @@ def import_mcp_cmd(
     try:
         report = import_mcp(source)
     except (SpecSourceError, FileNotFoundError) as exc:
-        console.print(f"[red]error:[/red] {exc}")
-        raise typer.Exit(2) from None
+        raise _fail(f"{exc}") from None
     report = {k: v for k, v in report.items() if k != "services"}
     if as_json:
         _print_json(report)
@@ -317,11 +318,9 @@ def serve(
     pool = _load_tasks(tasks_file)
     chosen = next((t for t in pool if t.id == task), None) if task else pool[0]
     if chosen is None:
-        console.print(f"[red]error:[/red] unknown task {task!r}")
-        raise typer.Exit(2)
+        raise _fail(f"unknown task {task!r}")
     if mode not in ("meta", "flat"):
-        console.print(f"[red]error:[/red] --mode must be 'meta' or 'flat', got {mode!r}")
-        raise typer.Exit(2)
+        raise _fail(f"--mode must be 'meta' or 'flat', got {mode!r}")
     serve_stdio(chosen, mode)  # type: ignore[arg-type]
 
 
