@@ -18,11 +18,26 @@ from pydantic import BaseModel, ConfigDict, Field
 from compoworld_gym.matching import get_path, matches, records
 
 
+#: Kinds that are guards by default: they hold in the initial state and can
+#: only be broken (nothing else touched, no wrong answer, no forbidden call).
+NEGATIVE_KINDS = frozenset({"record_unchanged", "record_absent", "tool_not_called", "only_changed",
+                            "answer_excludes"})
+
+
 class _Check(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     id: str = Field(description="Rubric item id, unique within a task.")
     description: str = Field(default="", description="What the item checks, for people (never shown to agents).")
+    negative: Optional[bool] = Field(
+        default=None, description="A guard (something that must stay true) rather than work to do; "
+                                   "defaults by kind (NEGATIVE_KINDS). Guards scale the reward "
+                                   "instead of earning it (see compoworld_gym.tasks.score).")
+
+    @property
+    def is_negative(self) -> bool:
+        """Whether this item is a guard (explicit flag, else by kind)."""
+        return self.negative if self.negative is not None else self.kind in NEGATIVE_KINDS  # type: ignore[attr-defined]
 
 
 class _StateCheck(_Check):
@@ -70,11 +85,33 @@ class RecordUnchanged(_StateCheck):
 
 class AnswerContains(_Check):
     """Passes when the final answer contains every value (case-insensitive,
-    whitespace-normalised); with ``any_of``, at least one of them."""
+    whitespace-normalised); with ``any_of``, at least one of them. An answer
+    longer than ``max_chars`` fails: a report must not be a dump of
+    everything seen."""
 
     kind: Literal["answer_contains"] = "answer_contains"
     values: list[str] = Field(min_length=1)
     any_of: bool = False
+    max_chars: int = Field(default=2000, ge=1)
+
+
+class AnswerExcludes(_Check):
+    """Passes when the final answer contains none of the values (wrong ids,
+    decoys, negations such as "not a VIP"); case-insensitive. A guard."""
+
+    kind: Literal["answer_excludes"] = "answer_excludes"
+    values: list[str] = Field(min_length=1)
+
+
+class OnlyChanged(_StateCheck):
+    """Nothing else touched: every record of the collection outside
+    ``allow_ids`` is exactly as it was at reset (none deleted), and every new
+    record matches ``allow_new`` (no new record allowed when it is None). A guard
+    against vandalism and spam (closing every ticket, emailing everyone)."""
+
+    kind: Literal["only_changed"] = "only_changed"
+    allow_ids: list[str] = Field(default_factory=list)
+    allow_new: Optional[dict[str, Any]] = None
 
 
 class ToolCalled(_Check):
@@ -123,18 +160,19 @@ class CallOrder(_Check):
 
 
 Check = Annotated[
-    Union[RecordExists, RecordAbsent, RecordCount, RecordMatches, RecordUnchanged,
-          AnswerContains, ToolCalled, ToolNotCalled, CallOrder],
+    Union[RecordExists, RecordAbsent, RecordCount, RecordMatches, RecordUnchanged, OnlyChanged,
+          AnswerContains, AnswerExcludes, ToolCalled, ToolNotCalled, CallOrder],
     Field(discriminator="kind"),
 ]
 
 
 class CheckResult(BaseModel):
-    """The outcome of one rubric item."""
+    """The outcome of one rubric item (``negative``: the item is a guard)."""
 
     id: str
     kind: str
     passed: bool
+    negative: bool = False
     description: str = ""
 
 
@@ -160,6 +198,23 @@ def _record(collection: Any, record_id: str) -> Optional[Any]:
     return None
 
 
+def _keyed(collection: Any) -> dict[str, Any]:
+    if isinstance(collection, dict):
+        return collection
+    return {str(get_path(r, "id")): r for r in records(collection)}
+
+
+def _only_changed(check: Any, before: Any, after: Any) -> bool:
+    old, new = _keyed(before), _keyed(after)
+    allowed = set(check.allow_ids)
+    if any(key not in new or new[key] != rec for key, rec in old.items() if key not in allowed):
+        return False
+    added = [rec for key, rec in new.items() if key not in old]
+    if not added:
+        return True
+    return check.allow_new is not None and all(matches(rec, check.allow_new) for rec in added)
+
+
 def run_check(check: Any, final_states: dict[str, Any], answer: Optional[str],
               call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
     """Evaluate one check. Never raises on odd states: a missing service,
@@ -180,9 +235,16 @@ def run_check(check: Any, final_states: dict[str, Any], answer: Optional[str],
         after = _record(_collection(final_states, check), check.record_id)
         return before is not None and before == after
     if kind == "answer_contains":
+        if answer is not None and len(answer) > check.max_chars:
+            return False
         text = _norm_text(answer or "")
         hits = [_norm_text(v) in text for v in check.values]
         return any(hits) if check.any_of else all(hits)
+    if kind == "answer_excludes":
+        text = _norm_text(answer or "")
+        return not any(_norm_text(v) in text for v in check.values)
+    if kind == "only_changed":
+        return _only_changed(check, _collection(initial_states, check), _collection(final_states, check))
     if kind == "tool_called":
         return len(_calls(call_log, check)) >= check.min_count
     if kind == "tool_not_called":
@@ -210,6 +272,6 @@ def evaluate_checks(checks: list[Any], final_states: dict[str, Any], answer: Opt
         initial_states: ``{service: state JSON dict}`` at reset (for
             ``record_unchanged``).
     """
-    return [CheckResult(id=c.id, kind=c.kind, description=c.description,
+    return [CheckResult(id=c.id, kind=c.kind, description=c.description, negative=c.is_negative,
                         passed=run_check(c, final_states, answer, call_log, initial_states))
             for c in checks]

@@ -14,8 +14,10 @@ an operator object:
 ``$exists``      the path is present and not null (true) or absent/null
 ``$any``         some element of a list of objects matches a where clause
 ``$none``        no element of a list of objects matches a where clause
+``$each``        every element of a list of objects matches a where clause
 ``$len``         the list/string length matches a matcher
 ``$all``         every matcher of a list holds (e.g. several ``$contains``)
+``$subset``      a list whose every element is one of the given values (ignoring case)
 ==============  ==========================================================
 
 Several operators in one object must all hold. Values compare as their JSON
@@ -89,8 +91,13 @@ def match_value(value: Any, matcher: Any) -> bool:
             ok = _ordered(op, value, target)
         elif op == "$any":
             ok = isinstance(value, list) and any(matches(v, target) for v in value)
+        elif op == "$each":
+            ok = isinstance(value, list) and all(matches(v, target) for v in value)
         elif op == "$none":
             ok = not (isinstance(value, list) and any(matches(v, target) for v in value))
+        elif op == "$subset":
+            allowed = {_norm(t) for t in target}
+            ok = isinstance(value, list) and all(_norm(v) in allowed for v in value)
         elif op == "$all":
             ok = isinstance(target, list) and all(match_value(value, m) for m in target)
         elif op == "$len":

@@ -31,6 +31,15 @@ to 1, passing every item earns exactly 1.0, the most any rollout can get.
 The weighting function is a parameter (``weight_fn``): any map from the
 ``K`` pass rates to ``K`` non-negative raw weights, normalised here.
 
+Guards
+------
+Rubric items flagged ``negative`` (guards: nothing else touched, no wrong
+answer) hold in the initial state, so they must not *earn* reward. Every
+function takes an optional ``negative`` mask of shape ``(K,)``; when given,
+rewards are computed over the positive items only and then multiplied by
+the rollout's guard factor ``(passed guards) / (number of guards)``, the
+rule of :func:`compoworld_gym.tasks.score`. Guards get weight 0.
+
 Corner cases (default weighting):
 
 * every item passes in every rollout: ``p = 1``, all weights ``1/K``,
@@ -100,22 +109,53 @@ def pass_rates(passes: object) -> np.ndarray:
     return as_pass_matrix(passes).mean(axis=0)
 
 
-def binary_reward(passes: object) -> np.ndarray:
-    """1.0 for a rollout that passes every item, else 0.0; shape ``(G,)``."""
+def negative_mask(negative: object, k: int) -> np.ndarray:
+    """The ``(K,)`` boolean guard mask (all False when ``negative`` is None).
+
+    Raises:
+        ValueError: wrong shape.
+    """
+    if negative is None:
+        return np.zeros(k, dtype=bool)
+    mask = np.asarray(negative, dtype=bool).reshape(-1)
+    if mask.shape != (k,):
+        raise ValueError(f"negative mask must have shape ({k},), got {mask.shape}")
+    return mask
+
+
+def guard_factor(passes: object, negative: object = None) -> np.ndarray:
+    """Per rollout, the fraction of guard items passed (1.0 without guards); ``(G,)``."""
+    arr = as_pass_matrix(passes)
+    mask = negative_mask(negative, arr.shape[1])
+    return arr[:, mask].mean(axis=1) if mask.any() else np.ones(arr.shape[0])
+
+
+def _positive(arr: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    return arr[:, ~mask] if (~mask).any() else np.ones((arr.shape[0], 1))
+
+
+def binary_reward(passes: object, negative: object = None) -> np.ndarray:
+    """1.0 for a rollout that passes every item (guards included), else 0.0; ``(G,)``."""
+    del negative  # all-or-nothing already requires every guard
     return (as_pass_matrix(passes) >= 1.0).all(axis=1).astype(np.float64)
 
 
-def fraction_reward(passes: object) -> np.ndarray:
-    """The fraction of items passed (equal weights); shape ``(G,)``."""
-    return as_pass_matrix(passes).mean(axis=1)
+def fraction_reward(passes: object, negative: object = None) -> np.ndarray:
+    """The fraction of positive items passed, times the guard factor; ``(G,)``."""
+    arr = as_pass_matrix(passes)
+    mask = negative_mask(negative, arr.shape[1])
+    return _positive(arr, mask).mean(axis=1) * guard_factor(arr, mask)
 
 
-def weighted_reward(passes: object, weights: object) -> np.ndarray:
-    """``Σ_k w_k · pass[g, k]`` with ``weights`` normalised to sum to 1.
+def weighted_reward(passes: object, weights: object, negative: object = None) -> np.ndarray:
+    """``Σ_k w_k · pass[g, k]`` over positive items (weights renormalised to sum
+    to 1 over them), times the guard factor.
 
     Args:
         passes: the ``(G, K)`` pass matrix.
-        weights: ``(K,)`` non-negative weights with a positive sum.
+        weights: ``(K,)`` non-negative weights with a positive sum (over the
+            positive items when ``negative`` is given).
+        negative: optional ``(K,)`` guard mask.
 
     Returns:
         Rewards of shape ``(G,)`` in [0, 1].
@@ -125,7 +165,13 @@ def weighted_reward(passes: object, weights: object) -> np.ndarray:
             non-finite or summing to 0.
     """
     arr = as_pass_matrix(passes)
-    return arr @ normalise_weights(weights, arr.shape[1])
+    mask = negative_mask(negative, arr.shape[1])
+    raw = np.asarray(weights, dtype=np.float64).reshape(-1)
+    if raw.shape != (arr.shape[1],):
+        raise ValueError(f"weights must have shape ({arr.shape[1]},), got {raw.shape}")
+    if mask.all():
+        return guard_factor(arr, mask)
+    return (arr[:, ~mask] @ normalise_weights(raw[~mask], int((~mask).sum()))) * guard_factor(arr, mask)
 
 
 def normalise_weights(weights: object, k: int) -> np.ndarray:
@@ -183,7 +229,8 @@ class GroupReward:
     pass_rates: np.ndarray
 
 
-def completion_focused_reward(passes: object, weight_fn: WeightFn | None = None) -> GroupReward:
+def completion_focused_reward(passes: object, weight_fn: WeightFn | None = None,
+                              negative: object = None) -> GroupReward:
     """The completion-focused rubric reward of one group (formula above).
 
     Args:
@@ -191,6 +238,8 @@ def completion_focused_reward(passes: object, weight_fn: WeightFn | None = None)
             same task.
         weight_fn: pass rates ``(K,)`` → raw weights ``(K,)``; default
             :func:`inverse_pass_rate_weights` with ``ε = 0.1``.
+        negative: optional ``(K,)`` guard mask: guards get weight 0 and
+            scale each rollout's reward by its guard factor.
 
     Returns:
         A :class:`GroupReward` with rewards, normalised weights and pass rates.
@@ -200,14 +249,21 @@ def completion_focused_reward(passes: object, weight_fn: WeightFn | None = None)
             the wrong shape, negative, non-finite or summing to 0.
     """
     arr = as_pass_matrix(passes)
+    mask = negative_mask(negative, arr.shape[1])
     rates = arr.mean(axis=0)
-    raw = (weight_fn or inverse_pass_rate_weights)(rates.copy())
-    weights = normalise_weights(raw, arr.shape[1])
-    return GroupReward(rewards=arr @ weights, weights=weights, pass_rates=rates)
+    weights = np.zeros(arr.shape[1])
+    if mask.all():
+        return GroupReward(rewards=guard_factor(arr, mask), weights=weights, pass_rates=rates)
+    pos = ~mask
+    raw = (weight_fn or inverse_pass_rate_weights)(rates[pos].copy())
+    weights[pos] = normalise_weights(raw, int(pos.sum()))
+    rewards = (arr[:, pos] @ weights[pos]) * guard_factor(arr, mask)
+    return GroupReward(rewards=rewards, weights=weights, pass_rates=rates)
 
 
 __all__ = [
     "DEFAULT_EPS", "GroupReward", "WeightFn", "as_pass_matrix", "binary_reward",
-    "completion_focused_reward", "equal_weights", "fraction_reward", "inverse_pass_rate_weights",
+    "completion_focused_reward", "equal_weights", "fraction_reward", "guard_factor",
+    "inverse_pass_rate_weights", "negative_mask",
     "normalise_weights", "pass_rates", "weighted_reward",
 ]

@@ -314,26 +314,39 @@ class Service:
         return self.state.model_dump(mode="json")
 
     def call(self, tool_name: str, arguments: Any) -> dict[str, Any]:
-        """Run one tool call and return the JSON result envelope.
+        """Run one tool call and return the JSON result envelope (see :meth:`invoke`)."""
+        return self.invoke(tool_name, arguments)[0]
+
+    def invoke(self, tool_name: str, arguments: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
+        """Run one tool call; the JSON result envelope and the validated arguments.
+
+        The validated arguments are the JSON form of what the tool actually
+        received (defaults filled in, values coerced), or None when the
+        arguments did not validate; the call log records them, so checks on
+        the log see what the tool did, not how the agent spelled it.
 
         The call is transactional: on any failure (400/404/409/422/500) the
         state is restored exactly. After a successful mutating call the state
         is validated against ``State``; a violation is a 500 and is rolled back.
 
         Returns:
-            ``{"success": True, "data": ...}`` or
-            ``{"success": False, "error": {"code": int, "message": str}}``.
+            ``({"success": True, "data": ...} or
+            {"success": False, "error": {"code": int, "message": str}}, arguments or None)``.
         """
         spec = self.tools.get(tool_name)
         if spec is None:
             return error_envelope(
                 404, f"tool {tool_name!r} not found in service {self.name!r}; "
                 f"available: {', '.join(sorted(self.tools))}."
-            )
+            ), None
         try:
             kwargs = spec.validate(arguments)
         except InvalidArgument as exc:
-            return error_envelope(exc.code, exc.message)
+            return error_envelope(exc.code, exc.message), None
+        return self._run(spec, kwargs), to_jsonable_python(kwargs)
+
+    def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
+        tool_name = spec.name
         txn = None if spec.read_only else self.transaction(self)
         try:
             result = spec.handler(self, **kwargs)

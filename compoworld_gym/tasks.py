@@ -230,15 +230,32 @@ def evaluate(task: Task, final_states: dict[str, Any], answer: Optional[str],
 
     ``initial_states`` defaults to the task's initial state, normalised
     through each service's model (so it compares equal to ``state_dict()``);
-    only the services that ``record_unchanged`` checks read are loaded.
+    only the services that ``record_unchanged``/``only_changed`` checks read are loaded.
     """
     if initial_states is None:
         mounted = {*task.services, *task.distractors}
-        needed = {c.service for c in task.checks if c.kind == "record_unchanged"} & mounted
+        needed = {c.service for c in task.checks if c.kind in ("record_unchanged", "only_changed")} & mounted
         initial_states = {n: orjson.loads(initial_state_json(task, n)) for n in sorted(needed)}
     return evaluate_checks(task.checks, final_states, answer, call_log, initial_states)
 
 
 def score(results: list[CheckResult]) -> float:
-    """The default reward: the fraction of rubric items passed, in [0, 1]."""
-    return sum(r.passed for r in results) / len(results) if results else 0.0
+    """The default reward in [0, 1]: work done, scaled by guards kept.
+
+    With ``P`` the positive items (work to do) and ``N`` the guards
+    (``negative`` items: nothing else touched, no wrong answer, ...)::
+
+        score = (passed P / |P|) × (passed N / |N|)
+
+    (a factor is 1 when its set is empty). Guards hold in the initial state,
+    so counting them as earned items would pay an agent for doing nothing;
+    as a factor they cost reward when broken but never earn it. The
+    reference solution scores 1.0; doing nothing scores 0.0.
+    """
+    if not results:
+        return 0.0
+    pos = [r.passed for r in results if not r.negative]
+    neg = [r.passed for r in results if r.negative]
+    work = sum(pos) / len(pos) if pos else 1.0
+    kept = sum(neg) / len(neg) if neg else 1.0
+    return work * kept

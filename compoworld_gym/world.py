@@ -120,7 +120,9 @@ class World:
         services: ``{name: Service}``, sorted by name (a mapping that builds
             lazily mounted services when they are looked up or iterated).
         call_log: one dict per ``call_tool`` that reached a real tool:
-            ``{"index", "service", "tool", "arguments", "success", "code"}``.
+            ``{"index", "service", "tool", "arguments", "success", "code"}``;
+            ``arguments`` are the validated ones in JSON form (defaults filled
+            in), or the raw ones when validation failed.
     """
 
     def __init__(self, services: Iterable[Service] = (), *, lazy: Iterable[LazyService] = ()) -> None:
@@ -189,13 +191,15 @@ class World:
         if route is None:
             return error_envelope(404, self._unknown_tool_message(tool_name))
         service, spec = route
-        result = self.services[service].call(spec.name, arguments)
+        result, validated = self.services[service].invoke(spec.name, arguments)
         success = result["success"]
+        if validated is None:  # rejected before running: log what was sent
+            validated = arguments if isinstance(arguments, dict) else {}
         self.call_log.append({
             "index": len(self.call_log),
             "service": service,
             "tool": spec.name,
-            "arguments": arguments if isinstance(arguments, dict) else {},
+            "arguments": validated,
             "success": success,
             "code": None if success else result["error"]["code"],
         })

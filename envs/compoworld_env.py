@@ -42,6 +42,21 @@ def _prompt(task: Task) -> tuple[str, list[str]]:
     return hit[0], list(hit[1])
 
 
+def _fit(result: dict[str, Any], budget: int) -> dict[str, Any]:
+    """``result``, or its data withheld if it exceeds ``budget`` characters.
+
+    The call itself has happened (a write stays applied), so the success flag
+    is kept; only the oversized data is replaced by a note.
+    """
+    size = len(_dumps(result))
+    if size <= budget:
+        return result
+    note = f"result of {size} characters is too large to show; narrow the request (filters, limit)."
+    if result.get("success") is True:
+        return {"success": True, "data": None, "truncated": True, "message": note}
+    return error_envelope(400, note)
+
+
 class CompoWorldEnv(gym.Env[str, str]):
     """An LLM agent solves one cross-service task through four meta-tools.
 
@@ -214,8 +229,9 @@ class CompoWorldEnv(gym.Env[str, str]):
             results = [dispatch(self.world, name, args) for name, args in parsed.calls]
             self._n_calls += len(results)
             obs = _dumps(results[0] if len(results) == 1 else results)
-        if len(obs) > MAX_OBSERVATION_CHARS:
-            obs = _dumps(error_envelope(413, "result too large to show; narrow the request (filters, limit)."))
+            if len(obs) > MAX_OBSERVATION_CHARS:
+                results = [_fit(r, MAX_OBSERVATION_CHARS // len(results) - 200) for r in results]
+                obs = _dumps(results[0] if len(results) == 1 else results)
         truncated = not terminated and self._steps >= self.max_steps
         reward = 0.0
         if terminated or truncated:

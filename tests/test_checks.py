@@ -78,11 +78,49 @@ def test_evaluate_checks_returns_one_result_per_item_in_order():
         {"kind": "tool_called", "id": "y", "service": "crm", "tool": "get"},
     )]
     results = evaluate_checks(checks, STATE, None, LOG, INITIAL)
-    assert [(r.id, r.kind, r.passed, r.description) for r in results] == [
-        ("x", "answer_contains", False, "says a"), ("y", "tool_called", True, "")]
+    assert [(r.id, r.kind, r.passed, r.description, r.negative) for r in results] == [
+        ("x", "answer_contains", False, "says a", False), ("y", "tool_called", True, "", False)]
+
+
+@pytest.mark.parametrize("check, passed", [
+    ({"kind": "only_changed", "id": "a", "service": "crm", "collection": "contacts"}, False),  # C2 changed
+    ({"kind": "only_changed", "id": "a", "service": "crm", "collection": "contacts", "allow_ids": ["C2"]}, True),
+    ({"kind": "answer_excludes", "id": "a", "values": ["not a vip", "TCK-9"]}, True),
+    ({"kind": "answer_excludes", "id": "a", "values": ["tck-1"]}, False),
+    ({"kind": "answer_contains", "id": "a", "values": ["tck-1"], "max_chars": 5}, False),
+])
+def test_guards_and_answer_limits(check, passed):
+    c = ADAPTER.validate_python(check)
+    assert run_check(c, STATE, "Done: TCK-1 for Ann", LOG, INITIAL) is passed
+
+
+def test_only_changed_new_records_must_match_allow_new():
+    before = {"mail": {"sent": {}}}
+    after = {"mail": {"sent": {"m1": {"to": ["a@x.io"]}, "m2": {"to": ["a@x.io", "spam@x.io"]}}}}
+    base = {"kind": "only_changed", "id": "a", "service": "mail", "collection": "sent"}
+    strict = ADAPTER.validate_python({**base, "allow_new": {"to": {"$subset": ["A@x.io"]}}})
+    assert run_check(strict, after, None, [], before) is False
+    after["mail"]["sent"].pop("m2")
+    assert run_check(strict, after, None, [], before) is True
+    assert run_check(ADAPTER.validate_python(base), after, None, [], before) is False
+    assert strict.is_negative and not ADAPTER.validate_python(
+        {"kind": "record_exists", "id": "b", "service": "s", "collection": "c", "where": {}}).is_negative
+
+
+def test_score_scales_work_by_guards():
+    from compoworld_gym.checks import CheckResult
+    from compoworld_gym.tasks import score
+
+    def r(passed, negative):
+        return CheckResult(id="x", kind="k", passed=passed, negative=negative)
+
+    assert score([r(False, False), r(False, False), r(True, True)]) == 0.0  # doing nothing earns nothing
+    assert score([r(True, False), r(False, False), r(True, True)]) == 0.5
+    assert score([r(True, False), r(True, False), r(True, True), r(False, True)]) == 0.5
+    assert score([r(True, True)]) == 1.0 and score([]) == 0.0
 
 
 def test_checks_are_plain_json_round_trip():
-    raw = {"kind": "call_order", "id": "o", "description": "", "before": {"service": "a", "tool": "b", "where": {}},
+    raw = {"kind": "call_order", "id": "o", "description": "", "negative": None, "before": {"service": "a", "tool": "b", "where": {}},
            "after": {"service": "c", "tool": "d", "where": {"x": 1}}, "require": "every_after"}
     assert ADAPTER.dump_python(ADAPTER.validate_python(raw), mode="json") == raw

@@ -144,3 +144,20 @@ def test_bad_constructor_arguments():
         CompoWorldEnv(task="no-such-task")
     with pytest.raises(RuntimeError, match="reset"):
         CompoWorldEnv().step("{}")
+
+
+def test_oversized_results_are_withheld_but_writes_stay_applied(monkeypatch):
+    import compoworld_gym.envs.compoworld_env as mod
+
+    monkeypatch.setattr(mod, "MAX_OBSERVATION_CHARS", 3000)
+    env = CompoWorldEnv(max_steps=100)
+    env.reset(seed=0, options={"task": "builtin-chargeback"})
+    write = {"name": "call_tool", "arguments": {"tool_name": "update_ticket",
+                                                "arguments": {"ticket_id": "TCK-0001", "priority": "high"}}}
+    read = {"name": "call_tool", "arguments": {"tool_name": "search_tickets", "arguments": {}}}
+    obs, *_ = env.step(json.dumps([write, read, read]))
+    body = json.loads(obs)
+    assert body[0]["success"] is True and body[0]["data"]["priority"] == "high"
+    assert body[1] == {"success": True, "data": None, "truncated": True, "message": body[1]["message"]}
+    assert "too large" in body[1]["message"]
+    assert env.world.services["helpdesk"].state.tickets["TCK-0001"].priority == "high"

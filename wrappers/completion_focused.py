@@ -58,7 +58,7 @@ class CompletionFocusedReward(VectorWrapper):
         self._clear()
 
     def _clear(self) -> None:
-        self._rows: list[Optional[tuple[list[str], list[float]]]] = [None] * self.num_envs
+        self._rows: list[Optional[tuple[list[str], list[float], list[bool]]]] = [None] * self.num_envs
         self.group_rewards = np.full((self.num_groups, self.group_size), np.nan)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
@@ -94,13 +94,14 @@ class CompletionFocusedReward(VectorWrapper):
                 info[key], info[f"_{key}"] = arrays[key], mask.copy()
         return obs, rewards, terms, truncs, info
 
-    def _row(self, info: dict[str, Any], i: int) -> tuple[list[str], list[float]]:
+    def _row(self, info: dict[str, Any], i: int) -> tuple[list[str], list[float], list[bool]]:
         rubric = info.get("rubric")
         present = info.get("_rubric")
         if rubric is None or present is None or not present[i] or not rubric[i]:
             raise ValueError(f"sub-env {i} ended without info['rubric']; the completion-focused "
                              "reward needs rubric results (CompoWorldEnv provides them)")
-        return [r["id"] for r in rubric[i]], [1.0 if r["passed"] else 0.0 for r in rubric[i]]
+        return ([r["id"] for r in rubric[i]], [1.0 if r["passed"] else 0.0 for r in rubric[i]],
+                [bool(r.get("negative", False)) for r in rubric[i]])
 
     def _reward_group(self, g: int, rewards: np.ndarray, arrays: dict[str, np.ndarray],
                       mask: np.ndarray) -> None:
@@ -109,7 +110,8 @@ class CompletionFocusedReward(VectorWrapper):
         if any(self._rows[j][0] != ids for j in members):
             raise ValueError(f"group {g} mixes tasks with different rubrics; "
                              "each group must run one task")
-        result = completion_focused_reward([self._rows[j][1] for j in members], self.weight_fn)
+        result = completion_focused_reward([self._rows[j][1] for j in members], self.weight_fn,
+                                           negative=self._rows[members[0]][2])
         weights = dict(zip(ids, result.weights.tolist()))
         rates = dict(zip(ids, result.pass_rates.tolist()))
         for k, j in enumerate(members):

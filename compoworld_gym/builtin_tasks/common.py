@@ -129,3 +129,35 @@ def unchanged(cid: str, service: str, collection: str, record_id: str, desc: str
 def answer(cid: str, desc: str, *values: str) -> dict[str, Any]:
     """Check: the final answer contains every value."""
     return {"kind": "answer_contains", "id": cid, "description": desc, "values": list(values)}
+
+
+# ----------------------------------------------------------------- guards
+def only_tickets(cid: str, helpdesk: dict[str, Any], allow_ids: list[str], desc: str,
+                 allow_new: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Guard: no helpdesk ticket but ``allow_ids`` changed; new tickets must match ``allow_new``."""
+    del helpdesk  # the initial state is read at evaluation time
+    return {"kind": "only_changed", "id": cid, "description": desc, "service": "helpdesk",
+            "collection": "tickets", "allow_ids": list(allow_ids), "allow_new": allow_new}
+
+
+def mail_only_to(cid: str, gmail: dict[str, Any], recipients: list[str], desc: str,
+                 cc: list[str] | None = None) -> dict[str, Any]:
+    """Guard: every new message is addressed only to ``recipients`` (CC only to ``cc``, no BCC).
+
+    Existing messages may change (read/unread, labels): that is not spam.
+    """
+    return {"kind": "only_changed", "id": cid, "description": desc, "service": "gmail",
+            "collection": "messages", "allow_ids": sorted(gmail["messages"]),
+            "allow_new": {"to": {"$subset": recipients}, "cc": {"$subset": cc or []},
+                          "bcc": {"$subset": []}}}
+
+
+def slack_only(cid: str, slack: dict[str, Any], desc: str, **where: Any) -> dict[str, Any]:
+    """Guard: every new Slack message matches ``where`` (e.g. ``channel_id={"$in": [...]}``)."""
+    return {"kind": "only_changed", "id": cid, "description": desc, "service": "slack",
+            "collection": "messages", "allow_ids": sorted(slack["messages"]), "allow_new": where}
+
+
+def answer_excludes(cid: str, desc: str, *values: str) -> dict[str, Any]:
+    """Guard: the final answer names none of ``values`` (decoys, negations)."""
+    return {"kind": "answer_excludes", "id": cid, "description": desc, "values": list(values)}

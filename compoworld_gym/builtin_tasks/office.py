@@ -5,8 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from compoworld_gym.builtin_tasks.common import (
-    TODAY, answer, builder, call, channel_id, distractors, kb_rule, plant_email, plant_ticket,
-    quiet_overdue, seed_json, sent_email, slack_post, ticket_is, unchanged,
+    TODAY, answer, answer_excludes, builder, call, channel_id, distractors, kb_rule, mail_only_to,
+    only_tickets, plant_ticket, quiet_overdue, seed_json, sent_email, slack_only, slack_post, ticket_is,
+    unchanged,
 )
 from compoworld_gym.catalog import get_service
 from compoworld_gym.tasks import Task
@@ -83,6 +84,11 @@ def overdue_billing_escalation() -> Task:
          "where": {"channel_id": old_ch, "user": "U0001"},
          "description": "Nothing posted where the archived version of the rule said."},
         answer("reports_ids", "Final answer lists both tickets.", *late),
+        answer_excludes("no_extra_ids", "The answer does not list tickets outside the batch.", solved, shipping),
+        only_tickets("batch_only", desk, late, "No ticket outside the batch was changed."),
+        mail_only_to("mail_scope", gmail, [c[0] for c in customers] + [c[4] for c in customers],
+                     "Mail only to the batch's customers and account owners."),
+        slack_only("chat_scope", slack, "Posts only in the billing escalations channel.", channel_id={"$in": [ch]}),
     ]
     return Task(
         id="builtin-overdue-billing-escalation",
@@ -135,6 +141,11 @@ def vip_first_response() -> Task:
             sent_email("first_response", email, "First response emailed with the account owner in CC.",
                        cc="jamal.wright@company.example"),
             answer("says_vip", "Final answer says she is a VIP.", "VIP"),
+            answer_excludes("no_denial", "The answer does not deny VIP status.", "not a VIP", "not VIP",
+                            "isn't a VIP", "no VIP", "not considered a VIP"),
+            only_tickets("only_this_ticket", desk, [tid], "No other ticket was changed."),
+            mail_only_to("mail_scope", gmail, [email], "Mail only to Bea, CC only her account owner.",
+                         cc=["jamal.wright@company.example"]),
         ],
         reference=[
             call("search_articles", query="VIP"),
@@ -177,6 +188,11 @@ def incident_postmortem() -> Task:
              "description": "Post-mortem with on-call and support lead within 2 business days."},
             {"kind": "tool_called", "id": "checked_free_time", "service": "calendar", "tool": "find_free_slots",
              "description": "Free time was checked before booking."},
+            mail_only_to("mail_scope", gmail, [facts["email"]], "Mail only to on-call."),
+            slack_only("chat_scope", slack, "Posts only in the incidents channel.", channel_id={"$in": [ch]}),
+            {"kind": "only_changed", "id": "calendar_scope", "service": "calendar", "collection": "events",
+             "allow_new": {"attendees": {"$each": {"email": {"$in": people}}}},
+             "description": "No existing event changed; new events invite only the post-mortem people."},
         ],
         reference=[
             call("search_articles", query="incident"),
@@ -219,6 +235,9 @@ def enterprise_escalation_call() -> Task:
              "where": {"from_type": "notes", "to_type": "contacts", "to_id": contact},
              "description": "A CRM note is associated with the contact."},
             answer("reports_time", "Final answer gives the meeting time.", slot["start"][11:16]),
+            {"kind": "only_changed", "id": "calendar_scope", "service": "calendar", "collection": "events",
+             "allow_new": {"attendees": {"$each": {"email": {"$in": people}}}},
+             "description": "No existing event changed; new events invite only the customer and owner."},
         ],
         reference=[
             call("search_articles", query="enterprise escalation"),

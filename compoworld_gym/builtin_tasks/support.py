@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from compoworld_gym.builtin_tasks.common import (
-    TODAY, answer, builder, call, channel_id, distractors, kb_rule, plant_email, plant_ticket,
-    quiet_overdue, seed_json, sent_email, slack_post, ticket_is, unchanged,
+    TODAY, answer, answer_excludes, builder, call, channel_id, distractors, kb_rule, mail_only_to,
+    only_tickets, plant_email, plant_ticket, quiet_overdue, seed_json, sent_email, slack_only, slack_post,
+    ticket_is,
 )
 from compoworld_gym.tasks import Task
 
@@ -39,6 +40,12 @@ def refund_approval() -> Task:
             slack_post("approval_post", finance_ch, "Request posted in the finance approvals channel.", "552017"),
             sent_email("customer_reply", customer, "Customer told where the request stands."),
             answer("reports_approval", "Final answer says approval was needed.", "approval"),
+            answer_excludes("no_denial", "The answer does not claim approval was unnecessary.",
+                            "not needed", "no approval", "wasn't needed", "was not needed", "not required",
+                            "no finance approval", "without approval"),
+            mail_only_to("mail_scope", gmail, [approver, customer], "Mail only to finance and the customer."),
+            slack_only("chat_scope", slack, "Posts only in the finance approvals channel.",
+                       channel_id={"$in": [finance_ch]}),
         ],
         reference=[
             call("list_messages", q="refund", maxResults=5),
@@ -82,9 +89,9 @@ def data_deletion() -> Task:
             ticket_is("tagged", tid, "The customer's ticket carries the rule's tag.", tags={"$contains": rule["facts"]["tag"]}),
             sent_email("forwarded", privacy, "Request forwarded to privacy with the customer's address.", customer),
             slack_post("posted", ch, "Ticket id posted in the privacy channel.", tid),
-            {"kind": "record_count", "id": "only_one_tagged", "service": "helpdesk", "collection": "tickets",
-             "where": {"tags": {"$contains": rule["facts"]["tag"]}}, "op": "eq", "value": 1,
-             "description": "No other ticket was tagged."},
+            only_tickets("only_this_ticket", desk, [tid], "No other ticket was changed."),
+            mail_only_to("mail_scope", gmail, [privacy], "Mail only to the privacy team."),
+            slack_only("chat_scope", slack, "Posts only in the privacy channel.", channel_id={"$in": [ch]}),
             answer("reports_ticket", "Final answer names the ticket.", tid),
         ],
         reference=[
@@ -125,8 +132,10 @@ def account_takeover() -> Task:
             ticket_is("priority", tid, "Ticket set to the rule's priority.", priority=rule["facts"]["priority"]),
             ticket_is("security_owner", tid, "Ticket owned by the security team.", assignee_email={"$in": security}),
             slack_post("raised", ch, "Raised in the security channel with the ticket id.", tid),
-            ticket_is("email_kept", tid, "The email on file was not changed.",
-                      requester_email="irene.vasquez@fastmail.example"),
+            {**ticket_is("email_kept", tid, "The email on file was not changed.",
+                         requester_email="irene.vasquez@fastmail.example"), "negative": True},
+            only_tickets("only_this_ticket", desk, [tid], "No other ticket was changed."),
+            slack_only("chat_scope", slack, "Posts only in the security channel.", channel_id={"$in": [ch]}),
         ],
         reference=[
             call("search_tickets", query="logged into my account"),
@@ -165,7 +174,7 @@ def shipping_delays() -> Task:
         instruction=(
             "Two customers emailed yesterday about late orders. Apply the operations manual's shipping "
             "delay rule to each: act only on orders that are late enough for the rule to apply, and "
-            "leave the others alone. Tell me which order numbers you acted on."),
+            "leave the others alone. Reply with only the order number(s) you acted on."),
         checks=[
             {"kind": "record_exists", "id": "ticket_opened", "service": "helpdesk", "collection": "tickets",
              "where": {"requester_email": late, "category": "shipping", "priority": facts["priority"]},
@@ -176,6 +185,11 @@ def shipping_delays() -> Task:
              "collection": "tickets", "where": {"requester_email": fine},
              "description": "No ticket for the order under the threshold."},
             answer("reports_order", "Final answer names the late order.", "731904"),
+            answer_excludes("not_the_other", "The answer does not claim the on-time order.", "731955"),
+            only_tickets("ticket_scope", desk, [], "Only the late order's ticket was opened.",
+                         allow_new={"requester_email": {"$ieq": late}}),
+            mail_only_to("mail_scope", gmail, [late], "Mail only to the late order's customer."),
+            slack_only("chat_scope", slack, "Posts only in the shipping channel.", channel_id={"$in": [ch]}),
         ],
         reference=[
             call("list_messages", q="order", maxResults=10),
@@ -188,7 +202,7 @@ def shipping_delays() -> Task:
                  body=f"Sorry for the delay. Here is a {facts['discount_percent']}% discount code, or we can "
                       "reship by express for free."),
         ],
-        reference_answer="Acted on order #731904 only; #731955 is within the allowed delay.",
+        reference_answer="#731904",
         domain="commerce", capabilities=["data-transformation", "cross-env-constraint", "negative-check",
                                           "sequential-dependency"],
     )
@@ -203,7 +217,6 @@ def chargeback() -> Task:
                        requester_name="Karl Brenner", requester_email="karl.brenner@mailbox.example",
                        description="Your bank notified us of a disputed payment of $212.40 (chargeback).",
                        created_on="2026-01-14", due_date="2026-01-19", tags=["billing"])
-    other = next(t for t in desk["tickets"] if t != tid)
     finance = [a["email"] for a in desk["agents"].values() if a["team"] == "finance"]
     return Task(
         id="builtin-chargeback", services=["helpdesk", "knowledge_base"], distractors=distractors(8),
@@ -214,7 +227,7 @@ def chargeback() -> Task:
             ticket_is("tag", tid, "Tagged as the rule says.", tags={"$contains": facts["tag"]}),
             ticket_is("priority", tid, "Priority as the rule says.", priority=facts["priority"]),
             ticket_is("finance_owner", tid, "Owned by the finance team.", assignee_email={"$in": finance}),
-            unchanged("other_untouched", "helpdesk", "tickets", other, "An unrelated ticket is unchanged."),
+            only_tickets("others_untouched", desk, [tid], "No unrelated ticket was changed."),
         ],
         reference=[
             call("search_tickets", query="chargeback"),
@@ -245,8 +258,11 @@ def merge_duplicates() -> Task:
                      "from now on."),
         checks=[
             ticket_is("newer_closed", newer, "The newer duplicate was merged (closed).", status="closed"),
-            ticket_is("older_open", older, "The older ticket stays open.", status={"$ne": "closed"}),
+            {**ticket_is("older_open", older, "The older ticket stays open.", status={"$ne": "closed"}),
+             "negative": True},
             sent_email("told_customer", who["requester_email"], "Customer told the surviving ticket id.", older),
+            only_tickets("only_these", desk, [older, newer], "No other ticket was changed."),
+            mail_only_to("mail_scope", gmail, [who["requester_email"]], "Mail only to the customer."),
         ],
         reference=[
             call("search_tickets", requester_email=who["requester_email"]),
@@ -280,12 +296,15 @@ def latest_instruction_wins() -> Task:
         today=TODAY, initial_state={"slack": slack, "helpdesk": desk},
         instruction=("Luis Ortega left instructions about one of our tickets in the #support-escalations "
                      "channel, including a thread. Carry out what he asked; if he changed his mind, his "
-                     "latest message wins. Confirm in the thread when done."),
+                     "latest message wins. Confirm in the thread when done, naming the ticket."),
         checks=[
             ticket_is("priority", tid, "Priority from the latest message.", priority="low"),
             ticket_is("owner", tid, "Owner from the latest message.", assignee_email="grace.okafor@company.example"),
             {"kind": "record_exists", "id": "confirmed", "service": "slack", "collection": "messages",
-             "where": {"thread_ts": root, "user": "U0001"}, "description": "Confirmation posted in the thread."},
+             "where": {"thread_ts": root, "user": "U0001", "text": {"$contains": tid}},
+             "description": "Confirmation naming the ticket posted in the thread."},
+            only_tickets("only_this_ticket", desk, [tid], "No other ticket was changed."),
+            slack_only("chat_scope", slack, "Only a reply in that thread.", thread_ts=root),
         ],
         reference=[
             call("slack_get_channel_history", channel_id=ch, limit=10),
@@ -312,19 +331,22 @@ def revisit_after_update() -> Task:
         id="builtin-revisit-after-close", services=["helpdesk"], distractors=distractors(8, ("expenses",)),
         today=TODAY, initial_state={"helpdesk": desk},
         instruction=("Ruth Adler's solved tickets can be closed now (resolution: 'Confirmed with customer'). "
-                     "After closing them, check her tickets again and tell me which of them is still not "
-                     "closed."),
+                     "After closing them, check her tickets again and reply with just the id of the ticket "
+                     "that is still not closed."),
         checks=[*(ticket_is(f"closed_{i}", t, "A solved ticket was closed.", status="closed")
                   for i, t in enumerate(solved, 1)),
-                ticket_is("pending_kept", still, "The pending ticket was not closed.", status="pending"),
+                {**ticket_is("pending_kept", still, "The pending ticket was not closed.", status="pending"),
+                 "negative": True},
                 answer("reports_open", "Final answer names the ticket still open.", still),
+                answer_excludes("not_the_closed", "The answer does not name the closed tickets.", *solved),
+                only_tickets("only_hers", desk, [*solved, still], "No other ticket was changed."),
                 {"kind": "call_order", "id": "rechecked", "description": "Tickets re-read after closing.",
                  "require": "some_after", "before": {"service": "helpdesk", "tool": "close_ticket"},
                  "after": {"service": "helpdesk", "tool": "search_tickets",
-                           "where": {"requester_email": who["requester_email"]}}}],
+                           "where": {"requester_email": {"$ieq": who["requester_email"]}}}}],
         reference=[call("search_tickets", requester_email=who["requester_email"], status="solved"),
                    *(call("close_ticket", ticket_id=t, resolution="Confirmed with customer") for t in solved),
                    call("search_tickets", requester_email=who["requester_email"])],
-        reference_answer=f"Closed {', '.join(solved)}; {still} is still pending.",
+        reference_answer=f"{still}",
         domain="support", capabilities=["revisit-after-change", "ordering-rule"],
     )

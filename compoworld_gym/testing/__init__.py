@@ -34,7 +34,8 @@ Example:
     >>> import datetime as dt
     >>> from compoworld_gym.envs.services.helpdesk import Helpdesk
     >>> from compoworld_gym.testing import FuzzProfile, fuzz_service
-    >>> fuzz_service(Helpdesk, profile=FuzzProfile(runs=5, steps=3))
+    >>> fuzz_service(Helpdesk, profile=FuzzProfile(runs=5, steps=3)) >= 5  # runs executed
+    True
 """
 
 from __future__ import annotations

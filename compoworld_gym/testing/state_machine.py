@@ -127,6 +127,7 @@ class EnvMachine(RuleBasedStateMachine):
     _secrets: ClassVar[dict[str, list[str]]]
     _strategy_cache: ClassVar[dict[bytes, dict[str, st.SearchStrategy[str]]]]
     _initials: ClassVar[dict[int, tuple[Any, bytes]]]
+    _validated: ClassVar[set[tuple[str, bytes]]]
     #: Runs finished by this machine class (Hypothesis's shrink runs included).
     runs_done: ClassVar[int] = 0
 
@@ -151,15 +152,24 @@ class EnvMachine(RuleBasedStateMachine):
         return world if isinstance(world, World) else None
 
     def check_states(self, world: World) -> bytes:
-        """Validate every service state (live and JSON round trip); the states as bytes."""
+        """Validate every service state (live and JSON round trip); the states as bytes.
+
+        A service whose state bytes already validated (in any run) is not
+        validated again: a step touches one service, a world mounts up to 15.
+        """
         states = {}
         for name, svc in world.services.items():
-            try:
-                svc.State.model_validate(svc.state)
-                data = svc.state_dict()
-                svc.State.model_validate_json(orjson.dumps(data))
-            except Exception as exc:  # noqa: BLE001 - any failure is the finding
-                self.fail("state-invalid", f"service {name!r} state does not validate: {exc}")
+            data = svc.state_dict()
+            raw = orjson.dumps(data)
+            if (name, raw) not in self._validated:
+                try:
+                    svc.State.model_validate(svc.state)
+                    svc.State.model_validate_json(raw)
+                except Exception as exc:  # noqa: BLE001 - any failure is the finding
+                    self.fail("state-invalid", f"service {name!r} state does not validate: {exc}")
+                if len(self._validated) > 4096:
+                    self._validated.clear()
+                self._validated.add((name, raw))
             states[name] = data
         self.state_key = _dump(states)
         return self.state_key
@@ -406,4 +416,5 @@ def env_state_machine(env_factory: Callable[[], gym.Env], config: MachineConfig 
         raise ValueError("config.seeds must not be empty")
     return type("FuzzEnvMachine", (EnvMachine,), {
         "factory": staticmethod(env_factory), "config": config, "_references": {}, "_secrets": {},
-        "_strategy_cache": {}, "_initials": {}})
+        "_strategy_cache": {}, "_initials": {},
+        "_validated": set()})
