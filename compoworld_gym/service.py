@@ -343,9 +343,9 @@ class Service:
             kwargs = spec.validate(arguments)
         except InvalidArgument as exc:
             return error_envelope(exc.code, exc.message), None
-        return self._run(spec, kwargs), to_jsonable_python(kwargs)
+        return self._execute(spec, kwargs), to_jsonable_python(kwargs)
 
-    def _run(self, spec: ToolSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def _execute(self, spec: ToolSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
         tool_name = spec.name
         txn = None if spec.read_only else self.transaction(self)
         try:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from gymnasium.spaces import Text
+from gymnasium.vector.utils.shared_memory import create_shared_memory
 
 _SAMPLE_CHARSET = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 {}[]:,\"'_-.é漢🙂"
 
@@ -51,3 +52,17 @@ class Unicode(Text):
 
 
 __all__ = ["Unicode"]
+
+
+class SharedMemoryUnsupported(TypeError):
+    """A :class:`Unicode` space was asked for shared memory (AsyncVectorEnv's default)."""
+
+
+@create_shared_memory.register(Unicode)
+def _no_shared_memory(space: Unicode, n: int = 1, ctx: Any = None) -> Any:
+    # Text's shared-memory codec stores charset indices: arbitrary unicode has none,
+    # and a fixed-size buffer of max_length code points per env would be huge.
+    raise SharedMemoryUnsupported(
+        "compoworld text observations cannot use shared memory: create the vector env with "
+        "AsyncVectorEnv(env_fns, shared_memory=False), or "
+        "gym.make_vec(..., vectorization_mode='async', vector_kwargs={'shared_memory': False})")

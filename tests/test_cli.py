@@ -84,3 +84,11 @@ def test_import_mcp_json_figures(tmp_path):
     assert report["simulated_tools"] >= 1
     missing = runner.invoke(app, ["import-mcp", str(tmp_path / "none.jsonl")])
     assert missing.exit_code == 2 and "does not exist" in missing.output
+
+
+def test_fuzz_json_reports_runs_and_failures():
+    out = runner.invoke(app, ["fuzz", "--examples", "3", "--seed", "5", "--steps", "2", "--json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.output[out.output.index("{"):])
+    assert report["failures"] == 0 and report["examples"] >= 3 and report["seed"] == 5
+    assert report["seconds"] > 0

@@ -173,3 +173,14 @@ def test_tool_needs_docstring_and_annotations():
             def f(self, x) -> dict:
                 """Doc."""
                 return {}
+
+
+def test_no_builtin_service_shadows_framework_methods():
+    """A service method named like a framework internal (e.g. ``_execute``) would break every call."""
+    from compoworld_gym.envs.services import BUILTIN_SERVICES
+
+    framework = {name for name in vars(Service) if not name.startswith("__")}
+    allowed = {"name", "description", "domain", "spec_source", "designed_tools", "State", "tools",
+               "build_seed_state", "seed_state", "transaction"}
+    clashes = {cls.name: sorted((set(vars(cls)) & framework) - allowed) for cls in BUILTIN_SERVICES}
+    assert {k: v for k, v in clashes.items() if v} == {}
