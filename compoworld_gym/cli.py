@@ -50,10 +50,24 @@ def _load_tasks(tasks_file: Optional[Path]):
 
     if tasks_file is None:
         return builtin_tasks()
+    if tasks_file.is_dir():
+        raise _fail(f"{tasks_file} is a directory, not a JSONL task file")
     try:
-        return load_tasks(tasks_file)
-    except (TaskFileError, FileNotFoundError) as exc:
+        tasks = load_tasks(tasks_file)
+    except (TaskFileError, OSError) as exc:
         raise _fail(f"{exc}") from None
+    if not tasks:
+        raise _fail(f"{tasks_file} holds no tasks")
+    return tasks
+
+
+def _check_out(path: Path) -> Path:
+    """Fail early (before any work) when ``path`` cannot be written as a file."""
+    if path.is_dir():
+        raise _fail(f"{path} is a directory; give a file path")
+    if not path.parent.exists():
+        raise _fail(f"directory {path.parent} does not exist")
+    return path
 
 
 def _eval_tasks(tasks_file: Optional[Path], generate_n: Optional[int], seed: int):
@@ -122,7 +136,7 @@ def eval_cmd(
                                              help="Evaluate on N freshly generated tasks (seeded by --seed)."),
     k: int = typer.Option(1, "--k", min=1, help="Runs per task (pass@k, pass^k)."),
     max_steps: int = typer.Option(40, "--max-steps", min=1, help="Step limit per episode."),
-    seed: int = typer.Option(0, "--seed", help="Seed of the agents, env resets and --generate."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Seed of the agents, env resets and --generate."),
     max_new_tokens: int = typer.Option(1024, "--max-new-tokens", min=1, help="hf/openai: tokens per turn."),
     temperature: float = typer.Option(0.0, "--temperature", min=0.0, help="hf/openai: sampling temperature."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write trajectories (paper format) and metrics "
@@ -175,7 +189,7 @@ def tasks(
 
     task_list = builtin_tasks()
     if out is not None:
-        n = save_tasks(task_list, out)
+        n = save_tasks(task_list, _check_out(out))
         console.print(f"wrote {n} tasks to {out}")
         return
     rows = [{"id": t.id, "services": t.services, "domain": t.domain, "capabilities": t.capabilities,
@@ -202,7 +216,10 @@ def play(
 
     pool = _load_tasks(tasks_file)
     env = CompoWorldEnv(tasks=pool, max_steps=max_steps)
-    obs, _ = env.reset(seed=0, options={"task": task if task else 0})
+    try:
+        obs, _ = env.reset(seed=0, options={"task": task if task else 0})
+    except ValueError as exc:
+        raise _fail(f"{exc}") from None
     prompt = json.loads(obs)
     for m in prompt["messages"]:
         console.print(f"[bold]{m['role']}[/bold]: {m['content']}\n")
@@ -238,6 +255,9 @@ def graph(
     from compoworld_gym.composition import add_distractors, random_walk
     from compoworld_gym.graph import build_graph, draw_composition, draw_graph, graph_summary
 
+    _check_out(out)
+    if composition_out is not None:
+        _check_out(composition_out)
     g = build_graph()
     summary = graph_summary(g, k=k)
     summary["picture"] = str(draw_graph(out, g))
@@ -259,7 +279,7 @@ def graph(
 @app.command()
 def generate(
     n: int = typer.Option(100, "--n", min=0, help="Number of verified tasks."),
-    seed: int = typer.Option(0, "--seed", help="Generation seed (same seed, same tasks)."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Generation seed (same seed, same tasks)."),
     out: Path = typer.Option(Path("tasks.jsonl"), "--out", help="Output JSONL task file."),
     as_json: bool = typer.Option(False, "--json", help="Print generation statistics as JSON."),
 ) -> None:
@@ -268,6 +288,7 @@ def generate(
 
     from compoworld_gym.generation import GenerationStats, generate_tasks, submit
 
+    _check_out(out)
     stats = GenerationStats()
     with Progress(console=Console(stderr=True), transient=True) as progress:
         bar = progress.add_task("generating", total=n)
@@ -331,16 +352,18 @@ def bench(
 
 @app.command("import-mcp")
 def import_mcp_cmd(
-    source: str = typer.Argument(..., help="JSONL file of MCP server specs, an http(s):// URL of a "
-                                           "streamable-HTTP server, or a stdio command line."),
+    source: Optional[str] = typer.Argument(None, help="JSONL file of MCP server specs, an http(s):// URL of "
+                                                      "a streamable-HTTP server, or a stdio command line "
+                                                      "(default: the bundled 420-server spec file)."),
     as_json: bool = typer.Option(False, "--json", help="Print the import figures as JSON."),
 ) -> None:
     """Import MCP servers as services: deterministic resource tools, the rest simulated."""
     from compoworld_gym.importer import import_mcp
     from compoworld_gym.importer.specs import SpecSourceError
+    from compoworld_gym.specs import SPECS_PATH
 
     try:
-        report = import_mcp(source)
+        report = import_mcp(source or str(SPECS_PATH))
     except (SpecSourceError, FileNotFoundError) as exc:
         raise _fail(f"{exc}") from None
     report = {k: v for k, v in report.items() if k != "services"}

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from typer.testing import CliRunner
 
 from compoworld_gym.cli import app
@@ -92,3 +94,22 @@ def test_fuzz_json_reports_runs_and_failures():
     report = json.loads(out.output[out.output.index("{"):])
     assert report["failures"] == 0 and report["examples"] >= 3 and report["seed"] == 5
     assert report["seconds"] > 0
+
+
+@pytest.mark.parametrize("args, message", [
+    (["eval", "--tasks", "{empty}"], "holds no tasks"),
+    (["eval", "--tasks", "{dir}"], "is a directory"),
+    (["tasks", "--out", "{dir}"], "is a directory"),
+    (["tasks", "--out", "{dir}/missing/x.jsonl"], "does not exist"),
+    (["play", "--task", "nosuch"], "unknown task"),
+    (["serve", "--tasks", "{empty}"], "holds no tasks"),
+    (["generate", "--n", "2", "--out", "{dir}/missing/x.jsonl"], "does not exist"),
+    (["graph", "--out", "{dir}/missing/g.png"], "does not exist"),
+])
+def test_bad_arguments_fail_cleanly(tmp_path, args, message):
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("")
+    args = [a.format(empty=empty, dir=tmp_path) for a in args]
+    out = runner.invoke(app, args)
+    assert out.exit_code == 2 and message in " ".join(out.output.split())
+    assert "Traceback" not in out.output

@@ -9,7 +9,8 @@ parameter names and formats so imported services join the dependency graph.
 
 Example:
     >>> from compoworld_gym.importer import import_mcp
-    >>> report = import_mcp("../shared/mcp-specs/servers.jsonl")  # doctest: +SKIP
+    >>> from compoworld_gym.specs import SPECS_PATH
+    >>> report = import_mcp(str(SPECS_PATH))  # doctest: +SKIP
     >>> report["servers"], report["tools"]  # doctest: +SKIP
     (420, 3665)
 """

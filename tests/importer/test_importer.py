@@ -16,7 +16,7 @@ from compoworld_gym.importer.patterns import shape_of
 from compoworld_gym.importer.specs import server_from_json
 
 TODAY = dt.date(2026, 1, 15)
-SPECS = Path(__file__).resolve().parents[2].parent / "shared" / "mcp-specs" / "servers.jsonl"
+from compoworld_gym.specs import SPECS_PATH as SPECS  # noqa: E402
 
 TASKS_SERVER = {
     "server": "Task Queue", "slug": "@demo_task-queue", "category": "Productivity",
@@ -152,7 +152,6 @@ def test_builtin_names_are_not_taken():
     assert catalog.get_service("helpdesk").__module__.endswith("helpdesk")
 
 
-@pytest.mark.skipif(not SPECS.exists(), reason="shared MCP specs not present")
 def test_every_real_server_imports():
     servers = load_jsonl(SPECS)
     report = import_specs(servers, register=False)

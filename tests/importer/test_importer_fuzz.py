@@ -10,14 +10,13 @@ runner = pytest.importorskip("compoworld_gym.testing.runner")
 
 from compoworld_gym.importer import import_specs, load_jsonl  # noqa: E402
 
-SPECS = Path(__file__).resolve().parents[2].parent / "shared" / "mcp-specs" / "servers.jsonl"
+from compoworld_gym.specs import SPECS_PATH as SPECS  # noqa: E402
 #: Small real servers and how many of their tools the engine runs (the rest
 #: are simulated): a task queue, a memory-palace store, a travel search.
 SAMPLE = {"@chriscarrollsmith_taskqueue-mcp": 7, "@zeyynepkaraduman_memory-palace-mcp": 5,
           "@openbnb-org_mcp-server-airbnb": 0}
 
 
-@pytest.mark.skipif(not SPECS.exists(), reason="shared MCP specs not present")
 @pytest.mark.parametrize("slug", SAMPLE)
 def test_fuzz_imported_service(slug):
     servers = {s.slug: s for s in load_jsonl(SPECS) if s.slug in SAMPLE}

@@ -10,7 +10,7 @@ import pytest
 from compoworld_gym.envs.services.social import Social
 
 MOD = "acme_support"
-SPECS = Path(__file__).resolve().parents[3] / "shared" / "mcp-specs" / "servers.jsonl"
+from compoworld_gym.specs import SPECS_PATH as SPECS  # noqa: E402
 
 
 def ok(result):
@@ -39,10 +39,7 @@ def _spec_tool(name):
 
 @pytest.mark.parametrize("name", ["fetch_reddit_hot_threads", "fetch_reddit_post_content"])
 def test_follows_real_spec(name):
-    try:
-        real = _spec_tool(name)["inputSchema"]
-    except FileNotFoundError:
-        pytest.skip("shared MCP specs not available")
+    real = _spec_tool(name)["inputSchema"]
     mine = Social.tools[name].input_schema
     assert set(mine["properties"]) == set(real["properties"])
     assert set(mine.get("required", [])) == set(real.get("required", []))
