@@ -99,7 +99,8 @@ def signature_model(fn: Callable[..., Any], arg_docs: dict[str, str]) -> type[Ba
             annotation = Annotated[annotation, Field(description=arg_docs[name])]
         default = ... if param.default is inspect.Parameter.empty else param.default
         fields[name] = (annotation, default)
-    config = ConfigDict(extra="forbid", arbitrary_types_allowed=False)
+    # allow_inf_nan=False: "inf"/"NaN" parse as floats, but no tool argument means them (400, not a 500 later)
+    config = ConfigDict(extra="forbid", arbitrary_types_allowed=False, allow_inf_nan=False)
     return create_model(f"{fn.__name__}_arguments", __config__=config, **fields)
 
 

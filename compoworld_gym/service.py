@@ -66,7 +66,8 @@ class Record(BaseModel):
     """Base of every stored record: unknown fields are rejected, and
     instances are re-validated whenever the owning state is validated."""
 
-    model_config = ConfigDict(extra="forbid", revalidate_instances="always")
+    # Non-finite floats have no JSON form (they would dump as null), so no record may hold one.
+    model_config = ConfigDict(extra="forbid", revalidate_instances="always", allow_inf_nan=False)
 
 
 class ServiceState(Record):

@@ -12,7 +12,7 @@ import datetime as dt
 import random
 import string
 from dataclasses import dataclass, field, replace
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from faker import Faker
 
@@ -57,6 +57,11 @@ class Fact:
         negatives: deliberate negative checks (pass at reset and after).
         wrong: tempting wrong values (decoys, stale values) never to be used.
         capabilities: capability labels the variant adds.
+        decoys: the wrong values exactly as planted (kept through transforms:
+            a dump of everything seen lists them as they were stored).
+        found: the value as found, when a transform derived ``value`` from it.
+        origin: ``(collection, record id)`` of the record holding the fact
+            (for a sum, one of the parts), or None when unknown.
     """
 
     type: str
@@ -70,6 +75,9 @@ class Fact:
     negatives: list[dict[str, Any]] = field(default_factory=list)
     wrong: list[Any] = field(default_factory=list)
     capabilities: set[str] = field(default_factory=set)
+    decoys: list[Any] = field(default_factory=list)
+    found: Any = None
+    origin: Optional[tuple[str, str]] = None
 
     def __post_init__(self) -> None:
         if not self.ref:
@@ -77,8 +85,8 @@ class Fact:
 
     def derived(self, value: Any, ref: str, wrong: list[Any], capability: str) -> "Fact":
         """A transformed copy (e.g. the date three days later)."""
-        return replace(self, value=value, ref=ref, wrong=wrong,
-                       capabilities=self.capabilities | {capability})
+        return replace(self, value=value, ref=ref, wrong=wrong, capabilities=self.capabilities | {capability},
+                       found=self.value if self.found is None else self.found)
 
     @property
     def display(self) -> str:
@@ -103,6 +111,13 @@ class SinkStep:
         where: extra call-log argument pattern identifying this write.
         list_arg: True when ``value_arg`` is a list (e.g. recipients), so
             call-log patterns use ``$contains``.
+        scope: what the write may change, per collection of ``service``:
+            ``{collection: {"allow_ids": [...], "allow_new": where | None}}``
+            (see the ``only_changed`` check). Collections not named here are
+            derived from ``checks``: ``record_matches`` ids may change and a
+            ``record_exists`` where-clause is what a new record must match.
+            Mail and chat sinks name their collections, to forbid extra
+            recipients and channels.
     """
 
     service: str
@@ -114,6 +129,7 @@ class SinkStep:
     checks: Callable[[Any], list[dict[str, Any]]]
     where: dict[str, Any] = field(default_factory=dict)
     list_arg: bool = False
+    scope: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def _pool() -> dict[str, list[str]]:

@@ -18,9 +18,11 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+from compoworld_gym.checks import NEGATIVE_KINDS
 from compoworld_gym.composition import Composition
 from compoworld_gym.generation.context import Ctx, Fact, SinkStep
 from compoworld_gym.generation.explore import Exploration
+from compoworld_gym.generation.guards import allowed_ids, only_changed_guards, report_excludes
 from compoworld_gym.generation.hooks import ServiceHook
 from compoworld_gym.generation import wording
 from compoworld_gym.tasks import MetaCall
@@ -190,17 +192,36 @@ def design(exploration: Exploration, hooks: dict[str, ServiceHook], ctx: Ctx) ->
     _add(checks, order_checks, "order")
     if any(c["kind"] in ("record_absent", "record_unchanged", "tool_not_called") for c in checks):
         caps.add("negative-check")
+    keep = only_changed_guards(hops)  # after the label: every task has these guards
+    negatives += _add(checks, keep, "keep")
     reported = hops[0].fact
     answer_values = [reported.display] + ([f"{reported.value:,.2f}"] if reported.type == "money" else [])
     checks.append({"id": "report", "kind": "answer_contains", "values": answer_values, "any_of": True,
                    "description": f"The final answer reports {reported.noun}."})
     text = wording.instruction(ctx.rng, hops, hooks, rules, reported, case=ctx.case_label)
+    answer = f"Done. {reported.noun[0].upper()}{reported.noun[1:]} was {reported.display}."
+    skip = set().union(*allowed_ids(keep).values())
+    excluded = report_excludes(reported, ctx.states, skip, [v for h in hops for v in (h.fact.value, h.fact.found)],
+                               [answer, *answer_values, text], ctx.today.isoformat())
+    if excluded:
+        checks.append({"id": "report_x", "kind": "answer_excludes", "values": excluded,
+                       "description": f"The final answer names no wrong candidate for {reported.noun}."})
+        negatives.append("report_x")
+    _flag(checks, negatives)
     return Design(
         composition=comp, initial_state=ctx.states, instruction=text, checks=checks, negatives=negatives,
-        reference=_reference(comp, hops),
-        reference_answer=f"Done. {reported.noun[0].upper()}{reported.noun[1:]} was {reported.display}.",
+        reference=_reference(comp, hops), reference_answer=answer,
         capabilities=sorted(caps), domain=_domain(comp, hooks),
     )
+
+
+def _flag(checks: list[dict[str, Any]], negatives: list[str]) -> None:
+    """Make each item's ``negative`` flag agree with the design's list of
+    deliberate negatives (explicit only where it differs from the kind's default)."""
+    chosen = set(negatives)
+    for chk in checks:
+        if (chk["id"] in chosen) != (chk["kind"] in NEGATIVE_KINDS):
+            chk["negative"] = chk["id"] in chosen
 
 
 def _add(checks: list[dict[str, Any]], new: list[dict[str, Any]], prefix: str) -> list[str]:

@@ -2,10 +2,12 @@
 
 A task is kept only when
 
-* the initial state fails at least one check, and every deliberate negative
-  check passes at reset;
+* it has a positive item (work to do), and its list of deliberate negatives
+  (guards) agrees with the items' ``negative`` flags;
+* doing nothing scores 0.0: the initial state with the answer "done" fails
+  every positive item, and every guard passes at reset;
 * every reference call succeeds and the reference (with its final answer)
-  passes every check (score 1.0);
+  passes every check (score 1.0), guards included;
 * removing any one state-changing reference call makes some check fail (no
   redundant reference step);
 * every check that is not a deliberate negative fails when some reference
@@ -33,6 +35,9 @@ from compoworld_gym.checks import evaluate_checks
 from compoworld_gym.metatools import dispatch
 from compoworld_gym.tasks import Task, initial_state_of
 from compoworld_gym.world import World
+
+#: The final answer of an agent that does nothing.
+NOTHING_ANSWER = "done"
 
 
 @dataclass
@@ -186,28 +191,54 @@ def _log_key(log: list[dict[str, Any]]) -> list[tuple]:
     return [(e["service"], e["tool"], e["success"], e["code"]) for e in log]
 
 
-def verify(task: Task, negatives: Iterable[str] = ()) -> Verdict:
+def _guards(task: Task, listed: Optional[Iterable[str]]) -> tuple[set[str], Optional[str]]:
+    """The guard ids (items flagged negative), or a rejection reason."""
+    flagged = {c.id for c in task.checks if c.is_negative}
+    if listed is not None and set(listed) != flagged:
+        return flagged, (f"negative-mismatch: {sorted(set(listed) ^ flagged)} disagree with the items' "
+                         f"negative flags")
+    if len(flagged) == len(task.checks):
+        return flagged, "no-positive-check: every item is a guard, so nothing is there to do"
+    return flagged, None
+
+
+def _judge_reset(task: Task, initial: dict[str, Any], negatives: set[str]) -> Optional[str]:
+    """Why doing nothing would not score exactly 0.0 with every guard kept, or None."""
+    at_reset = _failing(task.checks, initial, NOTHING_ANSWER, [], initial)
+    positives = {c.id for c in task.checks} - negatives
+    if not at_reset & positives:
+        return "passes-at-reset: the initial state passes every positive item"
+    if positives - at_reset:
+        return f"nothing-scores: doing nothing already passes {sorted(positives - at_reset)}"
+    if at_reset & negatives:
+        return f"negative-fails-at-reset: {sorted(at_reset & negatives)}"
+    return None
+
+
+def verify(task: Task, negatives: Optional[Iterable[str]] = None) -> Verdict:
     """Run the reference through the real services and judge the task.
 
     Args:
         task: the candidate task.
-        negatives: ids of deliberate negative checks (they pass at reset and
-            stay passing; they are exempt from the "must fail" rules).
+        negatives: ids of deliberate negative checks (guards: they pass at
+            reset and stay passing; they are exempt from the "must fail"
+            rules). They must be exactly the items flagged negative
+            (``Check.is_negative``); None takes the flags as they are.
 
     Returns:
         A :class:`Verdict`; never raises on a bad task.
     """
-    negatives = set(negatives)
+    negatives, reason = _guards(task, negatives)
+    if reason:
+        return _fail(reason, 0)
     # Only the task's services: distractors are never read by checks or the
     # reference, and mounting them would dominate the cost of verification.
     blobs = _blobs(task)
     world = _mount(task, blobs)
     initial = world.states()
-    at_reset = _failing(task.checks, initial, None, [], initial)
-    if not at_reset:
-        return _fail("passes-at-reset: the initial state already passes every check", 0)
-    if at_reset & negatives:
-        return _fail(f"negative-fails-at-reset: {sorted(at_reset & negatives)}", 0)
+    reason = _judge_reset(task, initial, negatives)
+    if reason:
+        return _fail(reason, 0)
     unroutable = _unroutable(task)
     if unroutable:
         return _fail(f"reference-call-failed: {unroutable} is ambiguous or unknown among the listed services", 0)
@@ -216,6 +247,8 @@ def verify(task: Task, negatives: Iterable[str] = ()) -> Verdict:
         return _fail(f"reference-call-failed: {error}", 1)
     final = world.states()
     failed = _failing(task.checks, final, task.reference_answer, world.call_log, initial)
+    if failed and failed <= negatives:
+        return _fail(f"guard-broken: the reference breaks guards {sorted(failed)}", 1)
     if failed:
         return _fail(f"reference-below-1: checks {sorted(failed)} fail on the reference", 1)
     again, again_log = _replay_again(task, run, blobs)

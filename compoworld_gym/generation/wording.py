@@ -37,8 +37,10 @@ THEN = ("Then {act}.", "Next, {act}.", "With that, {act}.", "Once you have it, {
         "After that, {act}.")
 REVISIT = ("Afterwards, go back and {act}.", "Finally return to it and {act}.")
 RULE_HEADS = ("House rules:", "Rules to follow:", "Please respect these rules:")
+#: Always stated: every generated task guards it (``only_changed`` checks).
+KEEP_RULE = "Do not change or create records this request does not mention, and message nobody else."
 GENERIC_RULES = (
-    "Do not change records this request does not mention.",
+    "Keep everything else as it is.",
     "Look values up; never guess ids or addresses.",
 )
 REPORT = (
@@ -46,6 +48,8 @@ REPORT = (
     "When you are done, tell me {noun} you used.",
     "Finish with a short summary that states {noun}.",
 )
+#: Always stated: a report must not list every candidate (``answer_excludes``).
+REPORT_ONLY = "Name just that value, not the other candidates you looked at."
 
 
 def _cap(text: str) -> str:
@@ -80,6 +84,7 @@ def instruction(rng: random.Random, hops: list[Any], hooks: dict[str, Any], rule
         template = rng.choice(REVISIT) if hop.step.revisit else rng.choice(THEN)
         parts.append(template.format(act=act))
     lines = [" ".join(parts), "", rng.choice(RULE_HEADS)]
-    lines += [f"- {_cap(r)}" for r in [*rules, rng.choice(GENERIC_RULES)]]
-    lines += ["", rng.choice(REPORT).format(noun=reported.noun)]
+    extra = rng.choice(GENERIC_RULES)
+    lines += [f"- {_cap(r)}" for r in [*rules, KEEP_RULE, *([extra] if extra != GENERIC_RULES[0] else [])]]
+    lines += ["", f"{rng.choice(REPORT).format(noun=reported.noun)} {REPORT_ONLY}"]
     return "\n".join(lines)

@@ -15,7 +15,8 @@ from __future__ import annotations
 import datetime as dt
 import functools
 import random
-from decimal import ROUND_HALF_UP, Decimal
+import math
+from decimal import ROUND_HALF_UP, Context, Decimal
 from typing import NamedTuple
 
 from compoworld_gym.envs.services._common import email_for
@@ -24,20 +25,39 @@ from compoworld_gym.envs.services._common import email_for
 CURRENCY = "USD"
 #: Flat shipping fee per order by shipping method, in USD.
 SHIPPING_FEES: dict[str, float] = {"standard": 5.99, "express": 14.99}
+#: Upper bound of every money amount a tool accepts (USD): large enough for any
+#: real business figure, small enough that sums of many amounts stay exact to the cent.
+MONEY_MAX = 1_000_000_000
 _CENT = Decimal("0.01")
+# Float noise of a product sits far below 1e-9 (2292.5 * 0.03 is 68.77499999999999);
+# rounding to 9 places first recovers the decimal a person computes (68.775).
+_NOISE = Decimal("1e-9")
+# Enough digits to quantize any finite float (up to ~1.8e308) to cents; the
+# default context (28 digits) raises InvalidOperation above ~1e26.
+_WIDE = Context(prec=400)
 
 
 def money(value: float) -> float:
     """``value`` rounded half-up to cents, the one rounding rule of every money field.
 
     Rounds the shortest decimal form of the float (what a person reads), so
-    ``9.805`` becomes ``9.81`` although the binary float is just below it.
+    ``9.805`` becomes ``9.81`` although the binary float is just below it;
+    that form is first rounded to 9 decimal places, so the float noise of a
+    product does not flip a half cent (``2292.5 * 0.03`` gives ``68.78``,
+    like 68.775 on paper). Total on finite floats, however large (tools
+    bound their money inputs by :data:`MONEY_MAX` anyway).
+
+    Raises:
+        ValueError: ``value`` is NaN or infinite (no amount of money is).
 
     Example:
-        >>> money(9.805), money(0.1 + 0.2), money(-1.005)
-        (9.81, 0.3, -1.01)
+        >>> money(9.805), money(0.1 + 0.2), money(-1.005), money(2292.5 * 0.03), money(1e300) == 1e300
+        (9.81, 0.3, -1.01, 68.78, True)
     """
-    return float(Decimal(repr(value + 0.0)).quantize(_CENT, rounding=ROUND_HALF_UP)) + 0.0
+    if not math.isfinite(value):
+        raise ValueError(f"a money amount must be a finite number, got {value!r}")
+    exact = Decimal(repr(value + 0.0)).quantize(_NOISE, rounding=ROUND_HALF_UP, context=_WIDE)
+    return float(exact.quantize(_CENT, rounding=ROUND_HALF_UP, context=_WIDE)) + 0.0
 
 
 class Product(NamedTuple):

@@ -10,9 +10,10 @@ from __future__ import annotations
 import datetime as dt
 from typing import Annotated, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field
 
 from compoworld_gym.entities import City, CompanyName, Country, Date, DateTime, Email, Id, Money, Phone, entity
+from compoworld_gym.envs.services._commerce import MONEY_MAX, money
 from compoworld_gym.service import Record, ServiceState
 
 Domain = Annotated[str, entity("domain")]
@@ -113,8 +114,12 @@ class CrmState(ServiceState):
         default_factory=dict, description="Links keyed 'from_type:from_id->to_type:to_id'.")
 
 
+#: A money property as written by a tool: bounded, rounded half-up to cents like every money field.
+_Amount = Annotated[Money, Field(ge=0, le=MONEY_MAX), AfterValidator(money)]
+
+
 class _Props(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
 
 
 class ContactProperties(_Props):
@@ -142,7 +147,7 @@ class CompanyProperties(_Props):
     city: Optional[City] = None
     country: Optional[Country] = None
     phone: Optional[Phone] = None
-    annualrevenue: Optional[Money] = Field(default=None, ge=0)
+    annualrevenue: Optional[_Amount] = None
     numberofemployees: Optional[int] = Field(default=None, ge=0)
     lifecyclestage: Optional[CompanyStage] = None
     owner_email: Optional[Email] = None
@@ -152,7 +157,7 @@ class DealProperties(_Props):
     """Writable deal properties (dealname required on create)."""
 
     dealname: Optional[str] = None
-    amount: Optional[Money] = Field(default=None, ge=0)
+    amount: Optional[_Amount] = None
     dealstage: Optional[DealStage] = None
     pipeline: Optional[str] = None
     closedate: Optional[Date] = None

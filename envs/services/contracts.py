@@ -21,6 +21,7 @@ from pydantic import Field
 
 from compoworld_gym.entities import CompanyName, Currency, Date, DateTime, Email, Id, Money, PersonName
 from compoworld_gym.envs.services._accounts import ACCOUNTS
+from compoworld_gym.envs.services._commerce import MONEY_MAX, money
 from compoworld_gym.errors import Conflict, InvalidArgument, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
@@ -197,13 +198,13 @@ class Contracts(Service):
         rows = [c for c in self.state.contracts.values() if c.status == "active" and self.today <= c.end_date <= horizon
                 and (owner_email is None or c.owner_email.lower() == owner_email.lower())]
         return [{**self._view(c), "notice_deadline_passed": notice_deadline(c) < self.today,
-                 "renewal_value": round(c.annual_value * (1 + c.price_uplift_pct / 100), 2)}
+                 "renewal_value": money(c.annual_value * (1 + c.price_uplift_pct / 100))}
                 for c in sorted(rows, key=lambda c: (notice_deadline(c), c.id))]
 
     # ----------------------------------------------------------------- writes
     @tool(read_only=False, returns=Contract)
     def create_contract(self, customer_id: Id("customer"), plan: Plan, seats: int = Field(ge=1, le=100000),
-                        annual_value: Money = Field(ge=0), start_date: Date = Field(), end_date: Date = Field(),
+                        annual_value: Money = Field(ge=0, le=MONEY_MAX), start_date: Date = Field(), end_date: Date = Field(),
                         owner_email: Email = Field(min_length=3), auto_renew: bool = True,
                         notice_period_days: int = Field(default=60, ge=0, le=365),
                         price_uplift_pct: float = Field(default=0.0, ge=0, le=50),
@@ -229,7 +230,7 @@ class Contracts(Service):
         if (end_date - start_date).days < notice_period_days:
             raise Unprocessable(f"the term is shorter than the {notice_period_days}-day notice period.")
         c = Contract(id=self.new_id("CTR"), customer_id=customer_id, company=cust.company, plan=plan, seats=seats,
-                     annual_value=round(annual_value, 2), currency=currency, start_date=start_date, end_date=end_date,
+                     annual_value=money(annual_value), currency=currency, start_date=start_date, end_date=end_date,
                      auto_renew=auto_renew, notice_period_days=notice_period_days, renewal_term_months=12,
                      price_uplift_pct=price_uplift_pct, status="draft", owner_email=owner_email)
         self.state.contracts[c.id] = c
@@ -253,7 +254,7 @@ class Contracts(Service):
 
     @tool(read_only=False, returns=Contract)
     def renew_contract(self, contract_id: Id("subscription"), actor_email: Email,
-                       annual_value: Optional[Money] = Field(default=None, ge=0),
+                       annual_value: Optional[Money] = Field(default=None, ge=0, le=MONEY_MAX),
                        term_months: Optional[int] = Field(default=None, ge=1, le=60)) -> dict:
         """Renew an active contract: a new active contract starts the day after it ends.
 
@@ -268,11 +269,16 @@ class Contracts(Service):
         """
         c = self._contract(contract_id, "active")
         months = term_months or c.renewal_term_months
-        start = c.end_date + dt.timedelta(days=1)
+        try:
+            start = c.end_date + dt.timedelta(days=1)
+            end = _add_months(start, months) - dt.timedelta(days=1)
+        except (OverflowError, ValueError):  # the renewal term would end after 9999-12-31
+            raise Unprocessable(f"{contract_id} ends {c.end_date}; a {months}-month renewal would run past "
+                                "9999-12-31, the last date that can be stored.") from None
         value = annual_value if annual_value is not None else c.annual_value * (1 + c.price_uplift_pct / 100)
         new = c.model_copy(update={
-            "id": self.new_id("CTR"), "annual_value": round(value, 2), "start_date": start,
-            "end_date": _add_months(start, months) - dt.timedelta(days=1), "renewal_term_months": months,
+            "id": self.new_id("CTR"), "annual_value": money(value), "start_date": start,
+            "end_date": end, "renewal_term_months": months,
             "status": "active", "renewed_from": c.id, "renewed_to": None, "cancellation_notice_on": None,
             "notes": [ContractNote(author_email=actor_email, body=f"Renewal of {c.id}.", created_at=self.now())]})
         c.status, c.renewed_to = "renewed", new.id
@@ -305,7 +311,7 @@ class Contracts(Service):
     @tool(read_only=False, returns=Contract)
     def update_contract(self, contract_id: Id("subscription"), owner_email: Optional[Email] = None,
                         auto_renew: Optional[bool] = None, seats: Optional[int] = Field(default=None, ge=1),
-                        annual_value: Optional[Money] = Field(default=None, ge=0),
+                        annual_value: Optional[Money] = Field(default=None, ge=0, le=MONEY_MAX),
                         price_uplift_pct: Optional[float] = Field(default=None, ge=0, le=50)) -> dict:
         """Change a draft or active contract's owner, auto-renewal, seats, value or uplift.
 
@@ -330,7 +336,7 @@ class Contracts(Service):
             raise Conflict(f"the notice deadline of {contract_id} ({notice_deadline(c)}) has passed; "
                            "auto-renewal can no longer be turned off.")
         for k, v in changes.items():
-            setattr(c, k, round(v, 2) if k == "annual_value" else v)
+            setattr(c, k, money(v) if k == "annual_value" else v)
         return self._view(c)
 
     @tool(read_only=False, returns=ContractNote)
@@ -362,14 +368,14 @@ class Contracts(Service):
             # end dates spread from 3 weeks to 10 months ahead, so some notice deadlines have passed
             end = today + dt.timedelta(days=rng.randint(20, 300))
             start = _add_months(end + dt.timedelta(days=1), -12)
-            value = round(seats * SEAT_PRICE[plan] * 12 * rng.choice((0.8, 0.9, 1.0)), 2)
+            value = money(seats * SEAT_PRICE[plan] * 12 * rng.choice((0.8, 0.9, 1.0)))
             prev_id = None
             if i % 3 == 0:  # a renewed predecessor term
                 n += 1
                 prev_id = f"CTR-{n:04d}"
                 state.contracts[prev_id] = Contract(
                     id=prev_id, customer_id=a.id, company=a.company, plan=plan, seats=seats,
-                    annual_value=round(value / 1.05, 2), currency="USD", start_date=_add_months(start, -12),
+                    annual_value=money(value / 1.05), currency="USD", start_date=_add_months(start, -12),
                     end_date=start - dt.timedelta(days=1), auto_renew=True, notice_period_days=notice,
                     renewal_term_months=12, price_uplift_pct=5.0, status="renewed", owner_email=a.owner_email)
             n += 1
@@ -391,7 +397,7 @@ class Contracts(Service):
         upsell = today + dt.timedelta(days=30)
         state.contracts[f"CTR-{n:04d}"] = Contract(
             id=f"CTR-{n:04d}", customer_id=a.id, company=a.company, plan="enterprise", seats=80,
-            annual_value=round(80 * SEAT_PRICE["enterprise"] * 12 * 0.85, 2), currency="USD", start_date=upsell,
+            annual_value=money(80 * SEAT_PRICE["enterprise"] * 12 * 0.85), currency="USD", start_date=upsell,
             end_date=_add_months(upsell, 12) - dt.timedelta(days=1), auto_renew=True, notice_period_days=60,
             renewal_term_months=12, price_uplift_pct=5.0, status="draft", owner_email=a.owner_email)
         state.counters["CTR"] = n + 1

@@ -16,7 +16,6 @@ comparisons, ``'ID' in parents``, ``'EMAIL' in owners|writers|readers``,
 from __future__ import annotations
 
 import base64
-import binascii
 import datetime as dt
 import random
 from typing import Literal, Optional
@@ -233,8 +232,9 @@ class Drive(Service):
         """
         try:
             text = base64.b64decode(data, validate=True).decode("utf-8")
-        except (binascii.Error, UnicodeDecodeError):
-            raise InvalidArgument("data must be base64-encoded UTF-8 text.") from None
+        except ValueError:  # binascii.Error, UnicodeDecodeError, and non-ASCII text given as data
+            raise InvalidArgument("invalid argument 'data': expected base64-encoded UTF-8 text "
+                                  "(ASCII A-Z a-z 0-9 + / with = padding, e.g. 'aGVsbG8=' for 'hello').") from None
         if fileId is None:
             return _meta(self._new("Untitled", mimeType, [], text))
         f = self._text_file(fileId)

@@ -191,7 +191,7 @@ class Expenses(Service):
 
     @tool(read_only=False, returns=ExpenseReport)
     def add_expense_item(self, report_id: Id("expense"), expense_date: Date, category: ExpenseCategory,
-                         merchant: str = Field(min_length=1, max_length=120), amount: Money = Field(gt=0, le=100000),
+                         merchant: str = Field(min_length=1, max_length=120), amount: Money = Field(ge=0.01, le=100000),
                          description: str = "", receipt_url: Optional[Url] = None) -> dict:
         """Add an item to a draft or rejected report (a rejected report returns to draft).
 

@@ -20,6 +20,7 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import Address, City, Date, Email, Id, Money, PersonName, Phone, Sku
+from compoworld_gym.envs.services._commerce import money
 from compoworld_gym.envs.services._common import email_for
 from compoworld_gym.errors import Conflict, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
@@ -372,7 +373,7 @@ class FieldService(Service):
             raise Conflict(f"job {job_id} is {j.status}; start_job must run before complete_job.")
         parts = sum(u.quantity * u.unit_price for u in j.parts)
         j.labor_hours = labor_hours
-        j.invoice_total = round(parts + labor_hours * LABOR_RATE[j.service_type], 2)
+        j.invoice_total = money(parts + labor_hours * LABOR_RATE[j.service_type])
         j.status = "completed"
         j.notes.append(f"Completed: {resolution}")
         return j.model_dump()
@@ -436,7 +437,7 @@ class FieldService(Service):
                 part = rng.choice([p for p in st.parts.values() if p.category == stype])
                 job.parts.append(PartUse(sku=part.sku, quantity=1, unit_price=part.unit_price))
                 job.labor_hours = 1.5
-                job.invoice_total = round(part.unit_price + 1.5 * LABOR_RATE[stype], 2)
+                job.invoice_total = money(part.unit_price + 1.5 * LABOR_RATE[stype])
                 job.notes.append("Completed: replaced faulty part and tested.")
             st.jobs[job.id] = job
         st.counters["JOB"] = len(statuses) + 1

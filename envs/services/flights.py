@@ -21,6 +21,7 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import City, Date, DateTime, Email, Id, Money, PersonName
+from compoworld_gym.envs.services._commerce import MONEY_MAX, money
 from compoworld_gym.envs.services._common import email_for
 from compoworld_gym.envs.services._timetable import AIRPORTS, BY_ROUTE, SCHEDULES, Airport, Schedule
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
@@ -39,7 +40,7 @@ def fare(s: Schedule, fare_class: str, departure: dt.date, booked_on: dt.date) -
     (under 3 days 1.5, under 7 days 1.25, under 14 days 1.1, else 1.0)."""
     days = (departure - booked_on).days
     adv = 1.5 if days < 3 else 1.25 if days < 7 else 1.1 if days < 14 else 1.0
-    return round(s.base_fare * CLASS_MULT[fare_class] * adv, 2)
+    return money(s.base_fare * CLASS_MULT[fare_class] * adv)
 
 
 class Passenger(Record):
@@ -132,7 +133,7 @@ class Flights(Service):
         return {"flight_id": fid, "flight_number": s.flight_number, "airline": s.airline, "origin": s.origin,
                 "destination": s.destination, "departure": dep, "arrival": arr, "duration_minutes": s.minutes,
                 "seats_left": self._seats_left(s, fid), "fare_class": fare_class, "price_per_passenger": price,
-                "total_price": round(price * passengers, 2)}
+                "total_price": money(price * passengers)}
 
     def _booking(self, booking_id: str) -> FlightBooking:
         return self.lookup(self.state.bookings, booking_id, "booking")
@@ -167,7 +168,7 @@ class Flights(Service):
         departure_date: Date = Field(),
         passengers: int = Field(default=1, ge=1, le=9),
         fare_class: FareClass = "standard",
-        max_price: Optional[Money] = Field(default=None, gt=0),
+        max_price: Optional[Money] = Field(default=None, gt=0, le=MONEY_MAX),
         sort_by: Literal["price", "departure", "duration"] = "departure",
     ) -> list[dict]:
         """Search direct flights on a date with enough free seats, with fares for a fare class.
@@ -293,7 +294,7 @@ class Flights(Service):
             destination=s.destination, origin_city=AIRPORTS[s.origin].city,
             destination_city=AIRPORTS[s.destination].city, departure=dep, arrival=arr, fare_class=fare_class,
             passengers=list(passengers), contact_email=contact_email, price_per_passenger=price,
-            total_paid=round(price * len(passengers), 2), status="confirmed", booked_on=self.today)
+            total_paid=money(price * len(passengers)), status="confirmed", booked_on=self.today)
         self.state.bookings[b.id] = b
         return b.model_dump()
 
@@ -323,12 +324,12 @@ class Flights(Service):
         pax = len(b.passengers)
         self._bookable(s, date, new_flight_id, pax)
         new_price = fare(s, b.fare_class, date, self.today)
-        charge = round(pax * (fee + max(0.0, new_price - b.price_per_passenger)), 2)
+        charge = money(pax * (fee + max(0.0, new_price - b.price_per_passenger)))
         dep, arr = self._times(s, date)
         b.history.append(f"{self.today}: changed {b.flight_id} -> {new_flight_id}, charged {charge:.2f} USD")
         b.flight_id, b.flight_number, b.departure, b.arrival = new_flight_id, s.flight_number, dep, arr
         b.price_per_passenger = max(b.price_per_passenger, new_price)
-        b.total_paid = round(b.total_paid + charge, 2)
+        b.total_paid = money(b.total_paid + charge)
         return {**b.model_dump(), "charged": charge}
 
     @tool(read_only=False, destructive=True, returns=FlightBooking)
@@ -344,7 +345,7 @@ class Flights(Service):
         if b.departure <= self._clock():
             raise Conflict(f"flight {b.flight_id} has departed; it cannot be cancelled.")
         fee = CANCEL_FEE[b.fare_class]
-        b.refund_amount = 0.0 if fee is None else round(max(0.0, b.total_paid - fee * len(b.passengers)), 2)
+        b.refund_amount = 0.0 if fee is None else money(max(0.0, b.total_paid - fee * len(b.passengers)))
         b.status = "cancelled"
         b.history.append(f"{self.today}: cancelled, refund {b.refund_amount:.2f} USD")
         return b.model_dump()
@@ -408,7 +409,7 @@ class Flights(Service):
                 destination=s.destination, origin_city=AIRPORTS[s.origin].city,
                 destination_city=AIRPORTS[s.destination].city, departure=dep, arrival=arr, fare_class=cls_,
                 passengers=pax, contact_email=pax[0].email, price_per_passenger=price,
-                total_paid=round(price * len(pax), 2), status="cancelled" if n == 8 else "confirmed",
+                total_paid=money(price * len(pax)), status="cancelled" if n == 8 else "confirmed",
                 refund_amount=0.0, booked_on=booked)
         st.counters["FB"] = n + 1
         return st

@@ -20,6 +20,7 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import Address, City, Date, Email, Id, Money, PersonName
+from compoworld_gym.envs.services._commerce import MONEY_MAX, money
 from compoworld_gym.envs.services._common import email_for
 from compoworld_gym.errors import Conflict, InvalidArgument, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
@@ -130,9 +131,9 @@ class Hotels(Service):
 
     @staticmethod
     def _price(rt: RoomType, nights: list[dt.date], rooms: int) -> dict:
-        sub = round(sum(rt.nightly_rate * (WEEKEND_MULT if n.weekday() in (4, 5) else 1.0) for n in nights) * rooms, 2)
-        tax = round(sub * TAX_RATE, 2)
-        return {"nights": len(nights), "subtotal": sub, "tax": tax, "total_price": round(sub + tax, 2)}
+        sub = money(sum(rt.nightly_rate * (WEEKEND_MULT if n.weekday() in (4, 5) else 1.0) for n in nights) * rooms)
+        tax = money(sub * TAX_RATE)
+        return {"nights": len(nights), "subtotal": sub, "tax": tax, "total_price": money(sub + tax)}
 
     def _room(self, hotel: Hotel, kind: str) -> RoomType:
         rt = hotel.room_types.get(kind)
@@ -170,7 +171,7 @@ class Hotels(Service):
         guests: int = Field(default=1, ge=1, le=20),
         rooms: int = Field(default=1, ge=1, le=9),
         min_stars: int = Field(default=1, ge=1, le=5),
-        max_price_per_night: Optional[Money] = Field(default=None, gt=0),
+        max_price_per_night: Optional[Money] = Field(default=None, gt=0, le=MONEY_MAX),
         amenities: list[Amenity] = Field(default_factory=list),
         sort_by: Literal["price", "rating", "stars"] = "price",
     ) -> list[dict]:
@@ -197,7 +198,7 @@ class Hotels(Service):
                 if rt.max_guests * rooms < guests or self._free(h, kind, nights) < rooms:
                     continue
                 p = self._price(rt, nights, rooms)
-                avg = round(p["subtotal"] / len(nights) / rooms, 2)
+                avg = money(p["subtotal"] / len(nights) / rooms)
                 if max_price_per_night is None or avg <= max_price_per_night:
                     offers.append({"room_type": kind, "average_nightly_rate": avg, **p})
             if offers:
@@ -359,7 +360,7 @@ class Hotels(Service):
             first = self._price(self._room(h, r.room_type), [r.check_in], r.rooms)["total_price"]
             r.cancellation_fee = min(first, r.total_price)
         r.status = "cancelled"
-        return {**r.model_dump(), "refund": round(r.total_price - r.cancellation_fee, 2)}
+        return {**r.model_dump(), "refund": money(r.total_price - r.cancellation_fee)}
 
     @tool(read_only=False, returns=Reservation)
     def add_special_request(self, reservation_id: Id("reservation"), request: str = Field(min_length=3, max_length=300)) -> dict:

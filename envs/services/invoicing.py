@@ -18,7 +18,14 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import Date, Email, Id, Money, PersonName, Sku
-from compoworld_gym.envs.services._commerce import CURRENCY, PRODUCTS_BY_SKU, book_payment_id, money, order_book
+from compoworld_gym.envs.services._commerce import (
+    CURRENCY,
+    MONEY_MAX,
+    PRODUCTS_BY_SKU,
+    book_payment_id,
+    money,
+    order_book,
+)
 from compoworld_gym.errors import Conflict, InvalidArgument, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
@@ -275,7 +282,7 @@ class Invoicing(Service):
                 "balance_due": inv.balance_due}
 
     @tool(read_only=False, returns=Invoice)
-    def record_payment(self, invoice_id: Id("invoice"), amount: Money = Field(gt=0),
+    def record_payment(self, invoice_id: Id("invoice"), amount: Money = Field(ge=0.01, le=MONEY_MAX),
                        method: PayMethod = "card", payment_id: Optional[Id("payment")] = None,
                        paid_on: Optional[Date] = None) -> dict:
         """Apply a payment to a sent or overdue invoice; at zero balance it becomes 'paid'.

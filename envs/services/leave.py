@@ -133,12 +133,22 @@ class Leave(Service):
         return self.lookup(self.state.employees, employee_id, "employee")
 
     def _working_days(self, start: dt.date, end: dt.date) -> float:
-        days, d = 0, start
-        while d <= end:
-            if d.weekday() < 5 and d.isoformat() not in self.state.holidays:
-                days += 1
-            d += dt.timedelta(days=1)
-        return float(days)
+        # Offsets, not "d += 1 day while d <= end": that steps past date.max when end is 9999-12-31.
+        return float(sum(1 for k in range((end - start).days + 1)
+                         if (d := start + dt.timedelta(days=k)).weekday() < 5
+                         and d.isoformat() not in self.state.holidays))
+
+    def _check_window(self, start_date: dt.date, end_date: dt.date, max_days: int, what: str) -> None:
+        """422 unless start_date <= end_date, the span is at most max_days and the
+        holiday calendar covers end_date (beyond it working days cannot be counted)."""
+        if end_date < start_date:
+            raise Unprocessable(f"end_date {end_date} is before start_date {start_date}.")
+        if (end_date - start_date).days > max_days:
+            raise Unprocessable(what)
+        last = max(self.state.holidays, default=None)
+        if last is not None and end_date.year > int(last[:4]):
+            raise Unprocessable(f"end_date {end_date} is beyond the company holiday calendar, which ends in "
+                                f"{last[:4]}; leave can be counted and booked through {last[:4]}-12-31.")
 
     def _pending_days(self, employee_id: str, leave_type: str, exclude: str = "") -> float:
         return sum((r.days for r in self.state.requests.values() if r.employee_id == employee_id
@@ -235,10 +245,7 @@ class Leave(Service):
             start_date: first day off (YYYY-MM-DD).
             end_date: last day off (YYYY-MM-DD).
         """
-        if end_date < start_date:
-            raise Unprocessable(f"end_date {end_date} is before start_date {start_date}.")
-        if (end_date - start_date).days > 366:
-            raise Unprocessable("a leave may span at most one year.")
+        self._check_window(start_date, end_date, 366, "a leave may span at most one year.")
         hol = [h.model_dump() for k, h in sorted(self.state.holidays.items())
                if start_date.isoformat() <= k <= end_date.isoformat()]
         return {"start_date": start_date, "end_date": end_date,
@@ -296,10 +303,7 @@ class Leave(Service):
             reason: optional note for the manager.
         """
         e = self._employee(employee_id)
-        if end_date < start_date:
-            raise Unprocessable(f"end_date {end_date} is before start_date {start_date}.")
-        if (end_date - start_date).days > 90:
-            raise Unprocessable("one request may span at most 90 days; split longer leave.")
+        self._check_window(start_date, end_date, 90, "one request may span at most 90 days; split longer leave.")
         earliest = self.today - dt.timedelta(days=SICK_BACKDATE_DAYS) if leave_type == "sick" else self.today
         if start_date < earliest:
             raise Unprocessable(f"{leave_type} leave cannot start before {earliest}.")

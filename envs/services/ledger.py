@@ -18,7 +18,7 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import Date, Id, Money
-from compoworld_gym.envs.services._commerce import money, order_book
+from compoworld_gym.envs.services._commerce import MONEY_MAX, money, order_book
 from compoworld_gym.errors import Conflict, InvalidArgument, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
@@ -50,8 +50,8 @@ class JournalLine(Record):
     """One debit or credit of a journal entry (exactly one of them is non-zero)."""
 
     account_id: Id("account") = Field(description="Account posted to.")
-    debit: Money = Field(default=0.0, ge=0, description="Debit amount (USD).")
-    credit: Money = Field(default=0.0, ge=0, description="Credit amount (USD).")
+    debit: Money = Field(default=0.0, ge=0, le=MONEY_MAX, description="Debit amount (USD).")
+    credit: Money = Field(default=0.0, ge=0, le=MONEY_MAX, description="Credit amount (USD).")
     description: str = Field(default="", description="Line memo.")
 
 

@@ -20,7 +20,7 @@ from pydantic import Field
 
 from compoworld_gym.entities import Address, City, Country, Date, Email, Id, Money, PersonName, Sku, TrackingNumber
 from compoworld_gym.envs.services._commerce import (
-    CURRENCY, PRODUCTS_BY_SKU, SHIPPING_FEES, book_payment_id, book_tracking_number, money, order_book,
+    CURRENCY, MONEY_MAX, PRODUCTS_BY_SKU, SHIPPING_FEES, book_payment_id, book_tracking_number, money, order_book,
 )
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
@@ -277,7 +277,7 @@ class Orders(Service):
         return {**o.model_dump(exclude={"notes"}), "refund_due": refund_due}
 
     @tool(read_only=False, returns=Order)
-    def refund_order(self, order_id: Id("order"), amount: Optional[Money] = Field(None, gt=0),
+    def refund_order(self, order_id: Id("order"), amount: Optional[Money] = Field(None, ge=0.01, le=MONEY_MAX),
                      reason: str = Field(default="requested_by_customer", max_length=500)) -> dict:
         """Refund all or part of a paid, fulfilled or delivered order.
 

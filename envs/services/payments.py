@@ -20,7 +20,14 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import Date, Email, Id, Money, PersonName
-from compoworld_gym.envs.services._commerce import CURRENCY, CUSTOMERS, book_payment_id, money, order_book
+from compoworld_gym.envs.services._commerce import (
+    CURRENCY,
+    CUSTOMERS,
+    MONEY_MAX,
+    book_payment_id,
+    money,
+    order_book,
+)
 from compoworld_gym.errors import Conflict, Unprocessable
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
@@ -140,7 +147,7 @@ class Payments(Service):
 
     # -------------------------------------------------------- payment intents
     @tool(read_only=False, returns=PaymentIntent)
-    def create_payment_intent(self, amount: Money = Field(gt=0, le=1_000_000),
+    def create_payment_intent(self, amount: Money = Field(ge=0.01, le=1_000_000),
                               customer: Id("customer") = Field(min_length=1),
                               currency: str = Field(default="usd", pattern=r"^[a-z]{3}$"),
                               capture_method: CaptureMethod = "automatic", description: str = "",
@@ -186,7 +193,7 @@ class Payments(Service):
 
     @tool(read_only=False, returns=PaymentIntent)
     def capture_payment_intent(self, payment_intent: Id("payment"),
-                               amount_to_capture: Optional[Money] = Field(None, gt=0)) -> dict:
+                               amount_to_capture: Optional[Money] = Field(None, ge=0.01, le=MONEY_MAX)) -> dict:
         """Capture an authorised (manual) payment intent, fully or partly.
 
         Args:
@@ -244,7 +251,8 @@ class Payments(Service):
 
     # ---------------------------------------------------------------- refunds
     @tool(read_only=False, returns=Refund)
-    def create_refund(self, payment_intent: Id("payment"), amount: Optional[Money] = Field(None, gt=0),
+    def create_refund(self, payment_intent: Id("payment"),
+                      amount: Optional[Money] = Field(None, ge=0.01, le=MONEY_MAX),
                       reason: RefundReason = "requested_by_customer") -> dict:
         """Refund a succeeded payment, fully or partly.
 

@@ -21,6 +21,7 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import Date, DateTime, Email, Id, Money, PersonName
+from compoworld_gym.envs.services._commerce import money
 from compoworld_gym.envs.services._workforce import OFFICES, Person, roster
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound
 from compoworld_gym.service import Record, Service, ServiceState, tool
@@ -101,7 +102,7 @@ class PayrollState(ServiceState):
 
 
 def _c(x: float) -> float:
-    return round(x + 1e-9, 2)
+    return money(x)  # the suite's one rounding rule: half-up to cents, symmetric for negative amounts
 
 
 def compute_summary(emp: PayEmployee, hours: float, corrections: list[Correction]) -> PaySummary:
@@ -295,10 +296,12 @@ class Payroll(Service):
         """
         run = self._draft(payroll_id)
         self._summary(run, employee_id)
-        if amount == 0 or (kind != "adjustment" and amount < 0):
-            raise InvalidArgument(f"amount must be {'non-zero' if kind == 'adjustment' else 'positive'} for {kind}.")
+        value = _c(amount)  # checked after rounding: 0.004 is a zero correction
+        if value == 0 or (kind != "adjustment" and value < 0):
+            raise InvalidArgument(f"amount must be {'non-zero' if kind == 'adjustment' else 'positive'} for {kind} "
+                                  f"(at least 0.01 in absolute value after rounding to cents).")
         c = Correction(id=self.new_id("COR"), payroll_id=run.id, employee_id=employee_id, kind=kind,
-                       amount=_c(amount), note=note, author_email=author_email, created_at=self.now())
+                       amount=value, note=note, author_email=author_email, created_at=self.now())
         self.state.corrections[c.id] = c
         s = self._recompute(run, employee_id)
         if s.net_pay < 0:
@@ -372,8 +375,8 @@ class Payroll(Service):
         self,
         employee_id: Id("employee"),
         note: str = Field(min_length=10, max_length=500),
-        annual_salary: Optional[Money] = Field(default=None, gt=0, le=2000000),
-        hourly_rate: Optional[Money] = Field(default=None, gt=0, le=1000),
+        annual_salary: Optional[Money] = Field(default=None, ge=0.01, le=2000000),
+        hourly_rate: Optional[Money] = Field(default=None, ge=0.01, le=1000),
     ) -> dict:
         """Change an employee's salary or hourly rate; open draft runs are recalculated.
 
@@ -389,7 +392,10 @@ class Payroll(Service):
         if (annual_salary is not None) != (e.pay_type == "salary"):
             raise InvalidArgument(f"{employee_id} is paid {e.pay_type}; give "
                                   f"{'annual_salary' if e.pay_type == 'salary' else 'hourly_rate'}.")
-        e.annual_salary, e.hourly_rate = (annual_salary, None) if annual_salary else (None, hourly_rate)
+        if annual_salary is not None:
+            e.annual_salary, e.hourly_rate = _c(annual_salary), None
+        else:
+            e.annual_salary, e.hourly_rate = None, _c(hourly_rate or 0.0)  # given: exactly one is set
         changed = [r.id for r in self.state.runs.values() if r.status == "draft" and employee_id in r.summaries]
         for rid in changed:
             self._recompute(self.state.runs[rid], employee_id)

@@ -51,7 +51,8 @@ class LineInput(Record):
 
     sku: Sku = Field(description="SKU ordered.")
     quantity: int = Field(gt=0, le=100000, description="Units ordered.")
-    unit_cost: Money = Field(gt=0, le=1_000_000, description="Cost per unit (USD).")
+    # ge=0.01, not gt=0: a cost that rounds to 0.00 would be no cost at all.
+    unit_cost: Money = Field(ge=0.01, le=1_000_000, description="Cost per unit (USD), at least one cent.")
 
 
 class POLine(LineInput):

@@ -18,7 +18,7 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import Date, Id, Money, Sku
-from compoworld_gym.envs.services._commerce import CURRENCY, PRODUCTS, money
+from compoworld_gym.envs.services._commerce import CURRENCY, MONEY_MAX, PRODUCTS, money
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound
 from compoworld_gym.service import Record, Service, ServiceState, tool
 
@@ -116,8 +116,9 @@ class ProductCatalog(Service):
         return out[:limit]
 
     @tool(read_only=True, returns=list[Product])
-    def search_products(self, query: Optional[str] = None, min_price: Optional[Money] = None,
-                        max_price: Optional[Money] = None,
+    def search_products(self, query: Optional[str] = None,
+                        min_price: Optional[Money] = Field(default=None, ge=0, le=MONEY_MAX),
+                        max_price: Optional[Money] = Field(default=None, ge=0, le=MONEY_MAX),
                         limit: int = Field(default=20, ge=1, le=200)) -> list[dict]:
         """Search products by text in name, description or SKU, and by base price range.
 
@@ -174,7 +175,7 @@ class ProductCatalog(Service):
     @tool(read_only=False, returns=Product)
     def create_product(self, sku: Sku = Field(min_length=3, max_length=32, pattern=r"^[A-Za-z0-9-]+$"),
                        name: str = Field(min_length=1, max_length=120),
-                       price: Money = Field(gt=0, le=1_000_000),
+                       price: Money = Field(ge=0.01, le=1_000_000),
                        category: Category = "other", description: str = "") -> dict:
         """Create an active product. The SKU must be unused (409 otherwise).
 
@@ -214,7 +215,7 @@ class ProductCatalog(Service):
         return p.model_dump(exclude={"price_history"})
 
     @tool(read_only=False, returns=PriceChange)
-    def update_price(self, sku: Sku, price: Money = Field(gt=0, le=1_000_000)) -> dict:
+    def update_price(self, sku: Sku, price: Money = Field(ge=0.01, le=1_000_000)) -> dict:
         """Set the price of a base or variant SKU and record the change in the price history.
 
         Archived products cannot be repriced (409); a price equal to the current one is a 409.
@@ -253,7 +254,7 @@ class ProductCatalog(Service):
     def create_variant(self, product_id: Id("product"),
                        sku: Sku = Field(min_length=3, max_length=40, pattern=r"^[A-Za-z0-9-]+$"),
                        option: str = Field(min_length=1, max_length=60),
-                       price: Optional[Money] = Field(None, gt=0, le=1_000_000)) -> dict:
+                       price: Optional[Money] = Field(None, ge=0.01, le=1_000_000)) -> dict:
         """Add a variant with its own SKU to an active product.
 
         Args:

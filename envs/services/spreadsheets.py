@@ -14,7 +14,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 import re
-from typing import Literal, Optional, Union
+from typing import Annotated, Literal, Optional, Union
 
 from faker import Faker
 from pydantic import BaseModel, ConfigDict, Field
@@ -29,6 +29,8 @@ Cell = Union[bool, int, float, str, None]
 Role = Literal["reader", "commenter", "writer"]
 _REF = re.compile(r"^([A-Z]{0,3})(\d{0,7})$")
 MAX_ROWS, MAX_COLS = 10_000, 200
+#: A sheet (tab) name as a tool accepts it: what create_sheet allows.
+SheetTitle = Annotated[str, Field(min_length=1, max_length=100)]
 
 
 class Share(Record):
@@ -225,12 +227,13 @@ class Spreadsheets(Service):
     # ----------------------------------------------------------------- writes
     @tool(read_only=False, returns=Spreadsheet)
     def create_spreadsheet(self, title: str = Field(min_length=1, max_length=200),
-                           sheet_titles: list[str] = Field(default_factory=lambda: ["Sheet1"], min_length=1)) -> dict:
+                           sheet_titles: list[SheetTitle] = Field(default_factory=lambda: ["Sheet1"], min_length=1,
+                                                                  max_length=50)) -> dict:
         """Create an empty spreadsheet with the given sheets.
 
         Args:
             title: the file title.
-            sheet_titles: names of the sheets to create, in order.
+            sheet_titles: names of the sheets to create, in order (1-100 characters each).
         """
         if len({t.lower() for t in sheet_titles}) != len(sheet_titles):
             raise InvalidArgument("sheet_titles must be unique.")
@@ -315,7 +318,7 @@ class Spreadsheets(Service):
         return {"sheet": s.title, "cleared_cells": cleared}
 
     @tool(read_only=False)
-    def create_sheet(self, spreadsheet_id: Id("spreadsheet"), title: str = Field(min_length=1, max_length=100)) -> dict:
+    def create_sheet(self, spreadsheet_id: Id("spreadsheet"), title: SheetTitle) -> dict:
         """Add an empty sheet at the end of a spreadsheet.
 
         Args:
@@ -331,7 +334,7 @@ class Spreadsheets(Service):
         return {"spreadsheet_id": b.id, "sheet_id": s.sheet_id, "title": title}
 
     @tool(read_only=False)
-    def rename_sheet(self, spreadsheet_id: Id("spreadsheet"), sheet: str, new_title: str = Field(min_length=1)) -> dict:
+    def rename_sheet(self, spreadsheet_id: Id("spreadsheet"), sheet: str, new_title: SheetTitle) -> dict:
         """Rename a sheet.
 
         Args:

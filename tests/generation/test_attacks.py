@@ -22,12 +22,15 @@ N_TASKS = 30
 WRONG_EMAIL = "someone.else@example.org"
 
 
-def replay(task: Task) -> World:
-    """A world after the task's reference solution (every call must succeed)."""
+def replay(task: Task, seen: Optional[list] = None) -> World:
+    """A world after the task's reference solution (every call must succeed);
+    ``seen`` collects the results of its tool calls, in order."""
     world = mount(task)
     for mc in task.reference:
         res = dispatch(world, mc.name, mc.arguments)
         assert res.get("success") is not False, (task.id, mc.arguments, res)
+        if seen is not None and mc.name == "call_tool":
+            seen.append(res.get("data"))
     return world
 
 
@@ -114,8 +117,9 @@ def _leaves(node: Any) -> list[str]:
 
 def dump_values(task: Task) -> list[str]:
     """Every string value (amounts with two decimals) of the task services'
-    initial states, first occurrence first."""
-    return list(dict.fromkeys(_leaves(initial_states(task))))
+    initial states, in the task's service order, first occurrence first."""
+    states = initial_states(task)
+    return list(dict.fromkeys(_leaves([states[s] for s in task.services])))
 
 
 def _shape(value: str) -> str:
@@ -127,18 +131,27 @@ def _shape(value: str) -> str:
     return "text"
 
 
-def attack_dump(task: Task, mode: str) -> float:
+def attack_dump(task: Task, mode: str) -> Optional[float]:
     """(c) The reference, with a final answer listing values seen.
 
-    Modes: ``full`` (every value, untruncated), ``truncated`` (the reference
-    answer then every value, cut at the answer limit), ``same-shape`` (the
-    reference answer then every value shaped like the reported one, e.g.
-    every email, cut at the answer limit).
+    Modes: ``full`` (every value of the initial states, untruncated),
+    ``truncated`` (the reference answer then every value of the initial
+    states, cut at the answer limit), ``seen`` (the reference answer then
+    every value the reference's tool calls returned, in the order seen, cut
+    at the answer limit: the review's attack), ``same-shape`` (the reference
+    answer then every value of the initial states shaped like the reported
+    one, e.g. every email, cut at the answer limit; None when the reported
+    value is free text).
     """
-    world = replay(task)
+    seen: list = []
+    world = replay(task, seen)
     values = dump_values(task)
     report = next(c for c in task.checks if c.kind == "answer_contains")
+    if mode == "seen":
+        values = list(dict.fromkeys(_leaves(seen)))
     if mode == "same-shape":
+        if _shape(report.values[0]) == "text":
+            return None
         values = [v for v in values if _shape(v) == _shape(report.values[0])]
     answer = " ".join(values) if mode == "full" else f"{task.reference_answer} " + ", ".join(values)
     if mode != "full":
@@ -173,7 +186,8 @@ def _extra(task: Task, world: World, tool: str, args: dict[str, Any]) -> float:
 ATTACKS: dict[str, Callable[[Task], Any]] = {
     "nothing": attack_nothing, "close-tickets": attack_close_tickets, "tamper": attack_tamper_each_written,
     "dump-full": lambda t: attack_dump(t, "full"), "dump-truncated": lambda t: attack_dump(t, "truncated"),
-    "dump-same-shape": lambda t: attack_dump(t, "same-shape"), "spam": attack_spam,
+    "dump-seen": lambda t: attack_dump(t, "seen"), "dump-same-shape": lambda t: attack_dump(t, "same-shape"),
+    "spam": attack_spam,
 }
 
 
@@ -209,10 +223,10 @@ def test_tampering_any_written_collection_costs_reward(tasks) -> None:
     assert seen >= N_TASKS
 
 
-@pytest.mark.parametrize("mode", ["full", "truncated", "same-shape"])
+@pytest.mark.parametrize("mode", ["full", "truncated", "seen", "same-shape"])
 def test_dumping_values_fails_the_answer(tasks, mode: str) -> None:
-    for t in tasks:
-        assert attack_dump(t, mode) < 1.0, (t.id, mode)
+    scores = {t.id: attack_dump(t, mode) for t in tasks}
+    assert all(v < 1.0 for v in scores.values() if v is not None), (mode, scores)
 
 
 def test_spamming_a_wrong_recipient_costs_reward(tasks) -> None:

@@ -17,3 +17,12 @@ def code(svc, tool, args=None):
     assert not res["success"], res
     assert svc.state_dict() == before, "a failed call changed the state"
     return res["error"]["code"]
+
+
+def error(svc, tool, args=None):
+    """Call ``tool`` expecting failure; return the error ``{"code", "message"}`` (state must be unchanged)."""
+    before = svc.state_dict()
+    res = svc.call(tool, args or {})
+    assert not res["success"], res
+    assert svc.state_dict() == before, "a failed call changed the state"
+    return res["error"]

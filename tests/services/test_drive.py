@@ -5,7 +5,7 @@ from __future__ import annotations
 import base64
 
 import pytest
-from _svc_asserts import code, ok
+from _svc_asserts import code, error, ok
 
 from compoworld_gym.envs.services.drive import FOLDER, Drive
 
@@ -108,3 +108,11 @@ def test_rename_star_move_comment(drive):
     assert code(drive, "drive_file_move", {"fileId": proj, "parents": [proj]}) == 422
     c = ok(drive, "drive_comment", {"fileId": fid, "content": "Add January"})
     assert ok(drive, "drive_file_list_comments", {"fileId": fid})[-1] == c
+
+
+@pytest.mark.parametrize("data", ["é", "\x80", "aGVsbG8=é"])
+def test_upload_of_non_ascii_data_is_a_400_naming_data(drive, data):
+    fid = find(drive, "Escalation log").id
+    for args in ({"data": data}, {"data": data, "fileId": fid}):
+        err = error(drive, "drive_upload", args)
+        assert err["code"] == 400 and "'data'" in err["message"] and "base64" in err["message"]

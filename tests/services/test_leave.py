@@ -132,3 +132,22 @@ def test_deny_and_adjust(lv, emp):
     err(lv.call("adjust_leave_balance", {"employee_id": eid, "leave_type": "personal", "days": 0,
                                          "note": "Correction"}), 400)
     assert lv.state_dict() == before
+
+
+@pytest.mark.parametrize("tool", ["calculate_leave_days", "request_leave"])
+def test_dates_past_the_holiday_calendar_are_a_422_not_an_overflow(lv, emp, tool):
+    before = lv.state_dict()
+    extra = {"employee_id": emp[0], "leave_type": "vacation"} if tool == "request_leave" else {}
+    for start, end in (("9999-12-31", "9999-12-31"), ("2027-12-31", "2028-01-03")):
+        msg = err(lv.call(tool, {**extra, "start_date": start, "end_date": end}), 422)
+        assert "end_date" in msg and "2027-12-31" in msg
+    assert lv.state_dict() == before
+    # The last day of the calendar still counts (Fri 31 Dec 2027).
+    assert ok(lv.call("calculate_leave_days", {"start_date": "2027-12-31", "end_date": "2027-12-31"}))[
+        "working_days"] == 1.0
+
+
+def test_working_days_reach_the_last_representable_date(lv):
+    import datetime as dt
+
+    assert lv._working_days(dt.date(9999, 12, 27), dt.date.max) == 5.0  # Mon..Fri, no overflow past date.max

@@ -92,15 +92,15 @@ class RecordSource:
         fact = Fact(type=self.type, value=None, service=service, noun=self.noun,
                     locate=self.locate.format(cue=cue), reads=[call(self.tool, **self.read_args(cue))])
         if variant == "plain":
-            fact.value = self._put(ctx, service, self._value(ctx), cue, {"when": 2})
+            rid, fact.value = self._put_rid(ctx, service, self._value(ctx), cue, {"when": 2})
         elif variant == "latest":
             old = self._put(ctx, service, self._value(ctx), cue, {"when": 9})
-            fact.value = self._put(ctx, service, self._value(ctx), cue, {"when": 1})
+            rid, fact.value = self._put_rid(ctx, service, self._value(ctx), cue, {"when": 1})
             fact.wrong, fact.capabilities = [old], {"conflicting-records-latest-wins"}
             fact.rules.append(f"Two {self.plural} about {cue} disagree: the most recent one wins.")
         elif variant == "decoy":
             decoy_id, decoy = self._put_rid(ctx, service, self._value(ctx), cue, {"when": 4, "closed": True})
-            fact.value = self._put(ctx, service, self._value(ctx), cue, {"when": 3})
+            rid, fact.value = self._put_rid(ctx, service, self._value(ctx), cue, {"when": 3})
             fact.wrong, fact.capabilities = [decoy], {"source-of-truth", "negative-check"}
             fact.rules.append(self.decoy_rule.format(cue=cue))
             fact.negatives.append({"kind": "record_unchanged", "service": service,
@@ -108,14 +108,16 @@ class RecordSource:
                                    "description": f"The archived record about {cue} is left alone."})
         elif variant == "ranked":
             others = [self._put(ctx, service, self._value(ctx), cue, {"when": 2 + r, "rank": r}) for r in (0, 1)]
-            fact.value = self._put(ctx, service, self._value(ctx), cue, {"when": 4, "rank": 2})
+            rid, fact.value = self._put_rid(ctx, service, self._value(ctx), cue, {"when": 4, "rank": 2})
             fact.wrong, fact.capabilities = others, {"ranked-selection"}
             fact.locate = f"{fact.locate} (several {self.plural} match: take {self.rank_rule})"
         else:  # sum: two records whose amounts must be added
-            parts = [self._put(ctx, service, self._value(ctx), cue, {"when": w}) for w in (5, 2)]
+            planted = [self._put_rid(ctx, service, self._value(ctx), cue, {"when": w}) for w in (5, 2)]
+            rid, parts = planted[0][0], [p for _, p in planted]
             fact.value = round(sum(parts), 2)
             fact.wrong, fact.capabilities = parts, {"data-transformation"}
             fact.noun = f"the total of {self.noun.removeprefix('the ')} over both {self.plural} ({cue})"
+        fact.decoys, fact.origin = list(fact.wrong), (self.collection, rid)
         return fact
 
 

@@ -22,13 +22,17 @@ def _plant(ctx: Ctx, value: Any, cue: str, opts: dict[str, Any]) -> tuple[str, d
 def _sink_invite(ctx: Ctx, fact: Fact) -> SinkStep:
     summary = ctx.unique(f"Kick-off for {ctx.case()}")
     start, end = f"{ctx.day(2)}T14:00:00", f"{ctx.day(2)}T14:30:00"
-    return record_sink(
+    sink = record_sink(
         ctx, fact, service="calendar", tool="create_event", value_arg="attendees", collection="events",
         field_path="attendees", key={"summary": {"$ieq": summary}}, where={"summary": {"$ieq": summary}},
         list_arg=True, nest="email",
         calls=[call("create_event", summary=summary, start=start, end=end, attendees=[fact.value])],
         phrase=f"put a 30-minute event '{summary}' on the calendar on {ctx.day(2)} at 14:00 and invite {{ref}}",
         label=f"the '{summary}' event")
+    # An invitation is a message too: nobody but the right invitee.
+    sink.scope = {"events": {"allow_new": {"summary": {"$ieq": summary},
+                                           "attendees": {"$each": {"email": {"$ieq": fact.value}}}}}}
+    return sink
 
 
 def _sink_day(ctx: Ctx, fact: Fact) -> SinkStep:

@@ -33,7 +33,10 @@ def _sink_email(ctx: Ctx, fact: Fact) -> SinkStep:
         service="gmail", tool="send_message", value_arg="to",
         calls=[call("send_message", to=[fact.value], subject=subject, body=f"Hello, here is the update ({subject}).")],
         phrase=f"email {{ref}} from the ops mailbox with the subject '{subject}'",
-        label=f"the '{subject}' email", checks=checks, where={"subject": {"$ieq": subject}}, list_arg=True)
+        label=f"the '{subject}' email", checks=checks, where={"subject": {"$ieq": subject}}, list_arg=True,
+        # One new message, to the one right address: no extra recipients, no CC/BCC, no other mail.
+        scope={"messages": {"allow_new": {"subject": {"$ieq": subject}, "to": {"$subset": [fact.value]},
+                                          "cc": {"$subset": []}, "bcc": {"$subset": []}}}})
 
 
 HOOK = ServiceHook(

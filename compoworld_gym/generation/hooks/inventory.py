@@ -39,13 +39,16 @@ def _sink_sku(ctx: Ctx, fact: Fact) -> SinkStep:
         if isinstance(sku, str):
             _level(ctx, sku.upper(), wid)
     point = ctx.rng.choice((15, 25, 30, 35))
-    return record_sink(
+    sink = record_sink(
         ctx, fact, service="inventory", tool="set_reorder_point", value_arg="sku", collection="stock",
         field_path="sku", key={"warehouse_id": wid, "reorder_point": point}, where={"warehouse_id": wid},
         calls=[call("list_stock", warehouse_id=wid, limit=500),
                call("set_reorder_point", sku=fact.value, warehouse_id=wid, reorder_point=point)],
         phrase=f"set the reorder point of {{ref}} at warehouse {wid} to {point} units",
         label=f"the reorder point change at {wid}")
+    # The stock level already exists (planted above): the write updates it in place.
+    sink.scope = {"stock": {"allow_ids": [f"{wid}/{fact.value.upper()}"]}}
+    return sink
 
 
 HOOK = ServiceHook(

@@ -49,12 +49,15 @@ def _sink_refund(ctx: Ctx, fact: Fact) -> SinkStep:
     desc = ctx.unique(f"Charge for {ctx.case()}")
     pid, intent = _intent(ctx, round(top * 2 + 40, 2), desc, {"when": 5})
     ctx.state("payments")["payment_intents"][pid] = intent
-    return record_sink(
+    sink = record_sink(
         ctx, fact, service="payments", tool="create_refund", value_arg="amount", collection="payment_intents",
         field_path="amount_refunded", record_id=pid, where={"payment_intent": pid},
         calls=[call("list_payment_intents", limit=100), call("create_refund", payment_intent=pid, amount=fact.value)],
         phrase=f"refund {{ref}} of the payment described as '{desc}'",
         label=f"the refund on {pid}")
+    # A refund updates its payment intent and files one refund record.
+    sink.scope = {"payment_intents": {"allow_ids": [pid]}, "refunds": {"allow_new": {"payment_intent_id": pid}}}
+    return sink
 
 
 HOOK = ServiceHook(
