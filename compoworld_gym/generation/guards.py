@@ -236,13 +236,11 @@ def report_excludes(fact: Fact, states: dict[str, Any], skip: set[str], legit: l
     shape = _shape(fact.value)
     if shape is not None:
         candidates += shaped(states, shape, skip)
-    said_norm = [_norm(s) for s in said]
-    out: list[str] = []
-    for value in candidates:
-        if value in allowed:
-            continue
+    said_text = "\x00".join(_norm(s) for s in said)  # one substring search per form
+    out: dict[str, None] = {}
+    for value in dict.fromkeys(v for v in candidates if v not in allowed):
         for form in _forms(value):
             norm = _norm(form)
-            if len(norm) >= MIN_EXCLUDED_CHARS and form not in out and not any(norm in s for s in said_norm):
-                out.append(form)
-    return out
+            if len(norm) >= MIN_EXCLUDED_CHARS and norm not in said_text:
+                out[form] = None
+    return list(out)

@@ -204,7 +204,8 @@ class Contracts(Service):
     # ----------------------------------------------------------------- writes
     @tool(read_only=False, returns=Contract)
     def create_contract(self, customer_id: Id("customer"), plan: Plan, seats: int = Field(ge=1, le=100000),
-                        annual_value: Money = Field(ge=0, le=MONEY_MAX), start_date: Date = Field(), end_date: Date = Field(),
+                        annual_value: Money = Field(ge=0, le=MONEY_MAX),
+                        start_date: Date = Field(), end_date: Date = Field(),
                         owner_email: Email = Field(min_length=3), auto_renew: bool = True,
                         notice_period_days: int = Field(default=60, ge=0, le=365),
                         price_uplift_pct: float = Field(default=0.0, ge=0, le=50),

@@ -15,10 +15,10 @@ from __future__ import annotations
 import datetime as dt
 import random
 import zlib
-from typing import Literal, Optional
+from typing import Annotated, Literal, Optional
 
 from faker import Faker
-from pydantic import Field
+from pydantic import AfterValidator, Field
 
 from compoworld_gym.entities import City, Date, DateTime, Email, Id, Money, PersonName
 from compoworld_gym.envs.services._commerce import MONEY_MAX, money
@@ -43,10 +43,21 @@ def fare(s: Schedule, fare_class: str, departure: dt.date, booked_on: dt.date) -
     return money(s.base_fare * CLASS_MULT[fare_class] * adv)
 
 
+def _has_text(name: str) -> str:
+    # The last word is the ticket's surname (update_passenger); a blank name has none.
+    if not name.split():
+        raise ValueError("a name needs at least one non-space character")
+    return name
+
+
+#: A passenger's full name: not blank.
+FullName = Annotated[PersonName, AfterValidator(_has_text)]
+
+
 class Passenger(Record):
     """A traveller on a booking."""
 
-    name: PersonName = Field(description="Full name as on the passport.")
+    name: FullName = Field(description="Full name as on the passport.")
     email: Email = Field(description="Passenger's email for notifications.")
 
 
@@ -353,7 +364,7 @@ class Flights(Service):
     @tool(read_only=False, returns=FlightBooking)
     def update_passenger(
         self, booking_id: Id("booking"), passenger_index: int = Field(ge=0, le=8),
-        name: Optional[PersonName] = Field(default=None, min_length=3), email: Optional[Email] = None,
+        name: Optional[FullName] = Field(default=None, min_length=3), email: Optional[Email] = None,
     ) -> dict:
         """Correct a passenger's name spelling or email; tickets are not transferable (last name must stay).
 

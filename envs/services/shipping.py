@@ -42,6 +42,8 @@ _NEXT = {"label_purchased": ("in_transit",), "in_transit": ("in_transit", "out_f
 _POSTAL = {"US": r"^\d{5}(-\d{4})?$", "DE": r"^\d{5}$", "FR": r"^\d{5}$", "CA": r"^[A-Z]\d[A-Z] ?\d[A-Z]\d$",
            "GB": r"^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$"}
 ORIGIN = {"WH-EAST": "Newark", "WH-WEST": "Reno", "WH-CENT": "Columbus"}
+#: Furthest ship date a label can be created for, in days after today (carriers book weeks, not years, ahead).
+MAX_SHIP_AHEAD_DAYS = 90
 
 
 class TrackingEvent(Record):
@@ -212,7 +214,7 @@ class Shipping(Service):
             to_country: ISO alpha-2 country code.
             from_warehouse: origin warehouse code: WH-EAST, WH-WEST or WH-CENT.
             order_id: store order shipped, if any.
-            ship_date: planned ship date (YYYY-MM-DD), today or later; defaults to today.
+            ship_date: planned ship date (YYYY-MM-DD), today to 90 days ahead; defaults to today.
         """
         if from_warehouse not in ORIGIN:
             raise NotFound(f"warehouse {from_warehouse!r} not found; use one of {', '.join(ORIGIN)}.")
@@ -224,6 +226,10 @@ class Shipping(Service):
         day = ship_date or self.today
         if day < self.today:
             raise Unprocessable(f"ship_date {day} is in the past.")
+        if (day - self.today).days > MAX_SHIP_AHEAD_DAYS:  # also keeps estimated_delivery a valid date
+            last = self.today + dt.timedelta(days=MAX_SHIP_AHEAD_DAYS)
+            raise Unprocessable(f"ship_date {day} is more than {MAX_SHIP_AHEAD_DAYS} days ahead; "
+                                f"labels can be created for ship dates up to {last}.")
         s = Shipment(id=self.new_id("SHP"), order_id=order_id, from_warehouse=from_warehouse, to_name=to_name,
                      to_address=to_address, to_city=to_city, to_postal_code=to_postal_code.strip().upper(),
                      to_country=to_country, weight_kg=weight_kg, carrier=carrier, service=service,
