@@ -24,6 +24,21 @@ NEGATIVE_KINDS = frozenset({"record_unchanged", "record_absent", "tool_not_calle
                             "answer_excludes"})
 
 
+#: Each broken guard halves the reward (see :func:`guard_multiplier`).
+GUARD_PENALTY = 0.5
+
+
+def guard_multiplier(broken: int) -> float:
+    """The factor a reward is scaled by when ``broken`` guards failed: ``0.5 ** broken``.
+
+    House rules are hard constraints (paper §2.4: things not to touch), so a
+    broken guard must cost much more than a missed item of work, yet the
+    reward keeps a gradient: an agent that breaks one rule still beats one
+    that breaks two.
+    """
+    return GUARD_PENALTY ** broken
+
+
 class _Check(BaseModel):
     model_config = ConfigDict(extra="forbid")
 

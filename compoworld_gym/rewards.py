@@ -37,8 +37,8 @@ Rubric items flagged ``negative`` (guards: nothing else touched, no wrong
 answer) hold in the initial state, so they must not *earn* reward. Every
 function takes an optional ``negative`` mask of shape ``(K,)``; when given,
 rewards are computed over the positive items only and then multiplied by
-the rollout's guard factor ``(passed guards) / (number of guards)``, the
-rule of :func:`compoworld_gym.tasks.score`. Guards get weight 0.
+the rollout's guard factor ``0.5 ** (guards broken)``, the rule of
+:func:`compoworld_gym.tasks.score`. Guards get weight 0.
 
 Corner cases (default weighting):
 
@@ -124,10 +124,16 @@ def negative_mask(negative: object, k: int) -> np.ndarray:
 
 
 def guard_factor(passes: object, negative: object = None) -> np.ndarray:
-    """Per rollout, the fraction of guard items passed (1.0 without guards); ``(G,)``."""
+    """Per rollout, ``0.5 ** (guard items failed)`` (1.0 without guards); ``(G,)``.
+
+    The same rule as :func:`compoworld_gym.checks.guard_multiplier`.
+    """
+    from compoworld_gym.checks import GUARD_PENALTY
+
     arr = as_pass_matrix(passes)
     mask = negative_mask(negative, arr.shape[1])
-    return arr[:, mask].mean(axis=1) if mask.any() else np.ones(arr.shape[0])
+    broken = (arr[:, mask] < 1.0).sum(axis=1) if mask.any() else np.zeros(arr.shape[0])
+    return GUARD_PENALTY ** broken
 
 
 def _positive(arr: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -17,7 +17,7 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from compoworld_gym.catalog import get_service
-from compoworld_gym.checks import Check, CheckResult, evaluate_checks
+from compoworld_gym.checks import Check, CheckResult, evaluate_checks, guard_multiplier
 from compoworld_gym.service import Service
 from compoworld_gym.world import LazyService, World
 
@@ -240,22 +240,22 @@ def evaluate(task: Task, final_states: dict[str, Any], answer: Optional[str],
 
 
 def score(results: list[CheckResult]) -> float:
-    """The default reward in [0, 1]: work done, scaled by guards kept.
+    """The default reward in [0, 1]: work done, halved for every guard broken.
 
-    With ``P`` the positive items (work to do) and ``N`` the guards
-    (``negative`` items: nothing else touched, no wrong answer, ...)::
+    With ``P`` the positive items (work to do) and ``b`` the number of
+    failed guards (``negative`` items: nothing else touched, no mail to
+    anyone else, no wrong id in the answer)::
 
-        score = (passed P / |P|) × (passed N / |N|)
+        score = (passed P / |P|) × 0.5 ** b        (work factor 1 when P is empty)
 
-    (a factor is 1 when its set is empty). Guards hold in the initial state,
-    so counting them as earned items would pay an agent for doing nothing;
-    as a factor they cost reward when broken but never earn it. The
-    reference solution scores 1.0; doing nothing scores 0.0.
+    Guards hold in the initial state, so counting them as earned items would
+    pay an agent for doing nothing; as a factor they cost reward when broken
+    but never earn it. The reference solution scores 1.0; doing nothing
+    scores 0.0. :func:`compoworld_gym.checks.guard_multiplier` is the factor.
     """
     if not results:
         return 0.0
     pos = [r.passed for r in results if not r.negative]
-    neg = [r.passed for r in results if r.negative]
+    broken = sum(1 for r in results if r.negative and not r.passed)
     work = sum(pos) / len(pos) if pos else 1.0
-    kept = sum(neg) / len(neg) if neg else 1.0
-    return work * kept
+    return work * guard_multiplier(broken)

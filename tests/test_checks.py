@@ -116,7 +116,8 @@ def test_score_scales_work_by_guards():
 
     assert score([r(False, False), r(False, False), r(True, True)]) == 0.0  # doing nothing earns nothing
     assert score([r(True, False), r(False, False), r(True, True)]) == 0.5
-    assert score([r(True, False), r(True, False), r(True, True), r(False, True)]) == 0.5
+    assert score([r(True, False), r(True, False), r(True, True), r(False, True)]) == 0.5   # one guard broken
+    assert score([r(True, False), r(False, True), r(False, True), r(True, True)]) == 0.25  # two broken
     assert score([r(True, True)]) == 1.0 and score([]) == 0.0
 
 

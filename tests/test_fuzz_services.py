@@ -18,9 +18,7 @@ from compoworld_gym.testing import SHORT, FuzzProfile, fuzz_env, fuzz_service
 
 #: Bugs the short profile finds in services still being written; strict, so a
 #: fix makes the test fail until its entry is removed here.
-KNOWN_SERVICE_BUGS: dict[str, str] = {
-    "database": "create_table with two columns of the same name is a 500 (invalid state), not a 400",
-}
+KNOWN_SERVICE_BUGS: dict[str, str] = {}
 #: Compositions and task pools: fewer runs (each world mounts up to 15 services).
 POOLS = FuzzProfile(runs=30, steps=6)
 

@@ -7,8 +7,11 @@ amounts to add) and B's hook turns that fact into a write (a sink) with
 declarative checks. On top come the interaction structures: data
 transformations (date arithmetic, fees), ordering rules checked on the call
 log, revisits, a cross-service condition that decides whether a write may
-happen at all, and negative checks for every tempting wrong value. The
-instruction never contains a value the agent must discover.
+happen at all, and negative checks for every tempting wrong value. Guards
+(:mod:`.guards`) keep everything else as it was (``only_changed`` per
+written collection) and keep wrong candidates out of the report
+(``answer_excludes``); every deliberate negative is flagged ``negative``.
+The instruction never contains a value the agent must discover.
 """
 
 from __future__ import annotations
@@ -17,6 +20,8 @@ import datetime as dt
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Optional
+
+import orjson
 
 from compoworld_gym.checks import NEGATIVE_KINDS
 from compoworld_gym.composition import Composition
@@ -194,25 +199,39 @@ def design(exploration: Exploration, hooks: dict[str, ServiceHook], ctx: Ctx) ->
         caps.add("negative-check")
     keep = only_changed_guards(hops)  # after the label: every task has these guards
     negatives += _add(checks, keep, "keep")
-    reported = hops[0].fact
-    answer_values = [reported.display] + ([f"{reported.value:,.2f}"] if reported.type == "money" else [])
-    checks.append({"id": "report", "kind": "answer_contains", "values": answer_values, "any_of": True,
-                   "description": f"The final answer reports {reported.noun}."})
-    text = wording.instruction(ctx.rng, hops, hooks, rules, reported, case=ctx.case_label)
-    answer = f"Done. {reported.noun[0].upper()}{reported.noun[1:]} was {reported.display}."
-    skip = set().union(*allowed_ids(keep).values())
-    excluded = report_excludes(reported, ctx.states, skip, [v for h in hops for v in (h.fact.value, h.fact.found)],
-                               [answer, *answer_values, text], ctx.today.isoformat())
-    if excluded:
-        checks.append({"id": "report_x", "kind": "answer_excludes", "values": excluded,
-                       "description": f"The final answer names no wrong candidate for {reported.noun}."})
-        negatives.append("report_x")
+    text = wording.instruction(ctx.rng, hops, hooks, rules, hops[0].fact, case=ctx.case_label)
+    reference = _reference(comp, hops)
+    report, answer = _report(ctx, hops, keep, [text, *(orjson.dumps(mc.arguments).decode() for mc in reference)])
+    checks += report
+    negatives += [c["id"] for c in report if c["kind"] == "answer_excludes"]
     _flag(checks, negatives)
     return Design(
         composition=comp, initial_state=ctx.states, instruction=text, checks=checks, negatives=negatives,
-        reference=_reference(comp, hops), reference_answer=answer,
+        reference=reference, reference_answer=answer,
         capabilities=sorted(caps), domain=_domain(comp, hooks),
     )
+
+
+def _report(ctx: Ctx, hops: list[Hop], keep: list[dict[str, Any]], said: list[str]
+            ) -> tuple[list[dict[str, Any]], str]:
+    """The report items (the first hop's fact, and the wrong candidates it
+    must not name) and the reference's final answer.
+
+    ``said`` holds the instruction and the reference's call arguments: an
+    honest summary may repeat anything in them, so none of it is excluded.
+    """
+    reported = hops[0].fact
+    values = [reported.display] + ([f"{reported.value:,.2f}"] if reported.type == "money" else [])
+    items = [{"id": "report", "kind": "answer_contains", "values": values, "any_of": True,
+              "description": f"The final answer reports {reported.noun}."}]
+    answer = f"Done. {reported.noun[0].upper()}{reported.noun[1:]} was {reported.display}."
+    skip = set().union(*allowed_ids(keep).values())
+    excluded = report_excludes(reported, ctx.states, skip, [v for h in hops for v in (h.fact.value, h.fact.found)],
+                               [answer, *values, *said], ctx.today.isoformat())
+    if excluded:
+        items.append({"id": "report_x", "kind": "answer_excludes", "values": excluded,
+                      "description": f"The final answer names no wrong candidate for {reported.noun}."})
+    return items, answer
 
 
 def _flag(checks: list[dict[str, Any]], negatives: list[str]) -> None:

@@ -31,8 +31,8 @@ _DATE = r"\d{4}-\d\d-\d\d"
 _WHOLE = {"email": re.compile(_EMAIL), "date": re.compile(_DATE)}
 #: The same as whole JSON values (and amounts as JSON floats), found by one
 #: regex pass over a dumped collection: far cheaper than walking records.
-SHAPES = {"email": re.compile(f'"({_EMAIL})"'), "date": re.compile(f'"({_DATE})"'),
-          "money": re.compile(r"[:,\[](-?\d+\.\d+)(?=[,\]}])")}
+SHAPES = {"email": re.compile(f'"({_EMAIL})"'.encode()), "date": re.compile(f'"({_DATE})"'.encode()),
+          "money": re.compile(rb"[:,\[](-?\d+\.\d+)(?=[,\]}])")}
 #: Shorter excluded values ("US", "12.5") would match inside honest text.
 MIN_EXCLUDED_CHARS = 5
 
@@ -206,8 +206,8 @@ def shaped(states: dict[str, Any], shape: str, skip: set[str]) -> list[Any]:
                 continue
             if skip.intersection(coll):
                 coll = {k: v for k, v in coll.items() if k not in skip}
-            found = rx.findall(orjson.dumps(coll).decode())
-            out.update((float(v) if shape == "money" else v, None) for v in found)
+            found = rx.findall(orjson.dumps(coll))
+            out.update((float(v) if shape == "money" else v.decode(), None) for v in found)
     return list(out)
 
 

@@ -148,7 +148,7 @@ class CompanyProperties(_Props):
     country: Optional[Country] = None
     phone: Optional[Phone] = None
     annualrevenue: Optional[_Amount] = None
-    numberofemployees: Optional[int] = Field(default=None, ge=0)
+    numberofemployees: Optional[int] = Field(default=None, ge=0, le=10_000_000)
     lifecyclestage: Optional[CompanyStage] = None
     owner_email: Optional[Email] = None
 

@@ -311,7 +311,7 @@ class Contracts(Service):
 
     @tool(read_only=False, returns=Contract)
     def update_contract(self, contract_id: Id("subscription"), owner_email: Optional[Email] = None,
-                        auto_renew: Optional[bool] = None, seats: Optional[int] = Field(default=None, ge=1),
+                        auto_renew: Optional[bool] = None, seats: Optional[int] = Field(default=None, ge=1, le=100000),
                         annual_value: Optional[Money] = Field(default=None, ge=0, le=MONEY_MAX),
                         price_uplift_pct: Optional[float] = Field(default=None, ge=0, le=50)) -> dict:
         """Change a draft or active contract's owner, auto-renewal, seats, value or uplift.

@@ -32,13 +32,22 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from compoworld_gym.entities import Date, Email, Id, Money
 from compoworld_gym.envs.services._commerce import CUSTOMERS, PRODUCTS, order_book
 from compoworld_gym.envs.services._company import STAFF
-from compoworld_gym.errors import Conflict, InvalidArgument, NotFound
+from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
 from compoworld_gym.service import DAY_START, Record, Service, ServiceState, tool
 
 Scalar = Union[int, float, str, None]
 ColumnType = Literal["INTEGER", "REAL", "TEXT"]
 _IDENT = r"^[A-Za-z_][A-Za-z0-9_]{0,62}$"
 _STRICT = " STRICT" if sqlite3.sqlite_version_info >= (3, 37) else ""
+#: Most columns create_table accepts (SQLite's own limit is 2000).
+MAX_COLUMNS = 100
+#: Most SQLite VM steps one statement may run, in thousands: a runaway recursive CTE is
+#: stopped after this much work (counted, not timed, so the cut-off is reproducible).
+MAX_STEPS_K = 10_000
+#: Longest string or blob a statement may build (characters/bytes), e.g. zeroblob(1e9).
+MAX_VALUE_LENGTH = 1_000_000
+#: Integers SQLite can store (64-bit signed); Python ints beyond raise OverflowError in sqlite3.
+INT64 = (-(2**63), 2**63 - 1)
 _CLOCK_FUNCS = ("date", "time", "datetime", "julianday", "strftime")
 _CURRENT = re.compile(r"'(?:[^']|'')*'|\"(?:[^\"]|\"\")*\"|\bCURRENT_(DATE|TIMESTAMP|TIME)\b", re.I)
 _RANDOM = re.compile(r"\brandom(blob)?\s*\(", re.I)
@@ -68,7 +77,8 @@ class Table(Record):
     @model_validator(mode="after")
     def _rows_match_columns(self) -> "Table":
         names = [c.name for c in self.columns]
-        if len(set(names)) != len(names) or sum(c.primary_key for c in self.columns) > 1:
+        # SQLite compares identifiers case-insensitively: "a" and "A" are one column.
+        if len({n.lower() for n in names}) != len(names) or sum(c.primary_key for c in self.columns) > 1:
             raise ValueError(f"table {self.name}: duplicate column names or several primary keys")
         keys = set(names)
         for row in self.rows:
@@ -104,6 +114,20 @@ class _ColumnIn(BaseModel):
     not_null: bool = Field(default=False, description="Reject NULL values.")
 
 
+def _check_ints(where: str, values: Any) -> None:
+    """400 naming the place of the first integer SQLite cannot store (outside 64 bits).
+
+    Args:
+        where: the argument path, e.g. ``"params"`` or ``"rows.0"``.
+        values: a list (indexed) or dict (keyed) of scalars.
+    """
+    items = values.items() if isinstance(values, dict) else enumerate(values)
+    for key, v in items:
+        if isinstance(v, int) and not isinstance(v, bool) and not INT64[0] <= v <= INT64[1]:
+            raise InvalidArgument(f"invalid argument '{where}.{key}': {v} is outside SQLite's 64-bit integer "
+                                  f"range [{INT64[0]}, {INT64[1]}]; store it as REAL or TEXT.")
+
+
 def _q(ident: str) -> str:
     return '"' + ident.replace('"', '""') + '"'
 
@@ -116,6 +140,9 @@ def _ddl(t: Table) -> str:
 
 def _sql_error(exc: sqlite3.Error) -> Exception:
     msg = str(exc)
+    if msg == "interrupted":  # by Database._tick
+        return Unprocessable(f"the statement was stopped after {MAX_STEPS_K * 1000} SQLite steps; "
+                             "bound recursive CTEs (e.g. WHERE x < 1000) and add LIMIT.")
     if isinstance(exc, sqlite3.IntegrityError) and ("UNIQUE" in msg or "PRIMARY KEY" in msg):
         return Conflict(f"SQL constraint failed: {msg}; the key already exists.")
     return InvalidArgument(f"SQL error: {msg}.")
@@ -139,6 +166,12 @@ class Database(Service):
         self._conn_rev = -1
         self._clock = sqlite3.connect(":memory:", check_same_thread=False)
         self._now = f"{today.isoformat()} {DAY_START.isoformat()}"
+        self._steps = 0
+
+    def _tick(self) -> int:
+        """Progress handler: non-zero (interrupt) once a statement has run MAX_STEPS_K thousand VM steps."""
+        self._steps += 1
+        return int(self._steps > MAX_STEPS_K)
 
     # ---------------------------------------------------------------- engine
     def _engine(self) -> sqlite3.Connection:
@@ -147,6 +180,10 @@ class Database(Service):
         if self._conn is not None:
             self._conn.close()
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        if hasattr(conn, "setlimit"):  # Python >= 3.11
+            conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_LENGTH)
+        conn.set_progress_handler(self._tick, 1000)
+        self._steps = 0  # each phase (rebuild, statement, sync) gets its own step budget
         for name in _CLOCK_FUNCS:
             conn.create_function(name, -1, self._clock_func(name), deterministic=True)
         for name in ("random", "randomblob"):
@@ -189,6 +226,8 @@ class Database(Service):
             return sqlite3.SQLITE_OK if action in allowed else sqlite3.SQLITE_DENY
 
         conn.set_authorizer(authorize)
+        _check_ints("params", params)
+        self._steps = 0
         try:
             return conn.execute(self._prepare(sql), params)
         except sqlite3.DatabaseError as exc:
@@ -205,6 +244,7 @@ class Database(Service):
     def _sync(self, tables: set[str]) -> None:
         """Copy the named tables back from the engine into the state."""
         conn = self._engine()
+        self._steps = 0
         for name in sorted(tables):
             t = self.state.tables[name]
             cols = [c.name for c in t.columns]
@@ -243,7 +283,10 @@ class Database(Service):
         """
         cur = self._run(sql, [], _READ_ACTIONS)
         cols = [d[0] for d in cur.description or ()]
-        rows = cur.fetchmany(MAX_ROWS + 1)
+        try:  # rows are computed while fetched: the step budget and SQL errors apply here too
+            rows = cur.fetchmany(MAX_ROWS + 1)
+        except sqlite3.Error as exc:
+            raise _sql_error(exc) from None
         return {"columns": cols, "rows": [dict(zip(cols, r)) for r in rows[:MAX_ROWS]],
                 "row_count": min(len(rows), MAX_ROWS), "truncated": len(rows) > MAX_ROWS}
 
@@ -303,12 +346,14 @@ class Database(Service):
         """
         t = self._table(table)
         cols = [c.name for c in t.columns]
-        for row in rows:
+        for i, row in enumerate(rows):
             unknown = sorted(set(row) - set(cols))
             if unknown:
                 raise InvalidArgument(f"unknown column(s) {unknown} for table {table}; columns: {cols}.")
+            _check_ints(f"rows.{i}", row)
         conn = self._begin_write()
         sql = f"INSERT INTO {_q(table)} ({','.join(map(_q, cols))}) VALUES ({','.join('?' * len(cols))})"
+        self._steps = 0
         try:
             conn.executemany(sql, [[r.get(c) for c in cols] for r in rows])
         except sqlite3.Error as exc:
@@ -316,13 +361,14 @@ class Database(Service):
         self._sync({table})
         return {"table": table, "rows_inserted": len(rows), "row_count": len(t.rows)}
 
-    def _where(self, t: Table, where: dict[str, Scalar]) -> tuple[str, list[Scalar]]:
+    def _where(self, t: Table, where: dict[str, Scalar], arg: str = "where") -> tuple[str, list[Scalar]]:
         cols = {c.name for c in t.columns}
         if not where:
-            raise InvalidArgument("where is empty; give at least one column = value condition.")
+            raise InvalidArgument(f"{arg} is empty; give at least one column = value condition.")
         bad = sorted(set(where) - cols)
         if bad:
             raise InvalidArgument(f"unknown column(s) {bad} for table {t.name}; columns: {sorted(cols)}.")
+        _check_ints(arg, where)
         clause = " AND ".join(f"{_q(k)} IS ?" for k in where)
         return clause, list(where.values())
 
@@ -339,7 +385,7 @@ class Database(Service):
         if not values:
             raise InvalidArgument("values is empty; give at least one column to set.")
         clause, params = self._where(t, where)
-        self._where(t, values)  # same column check for the SET side
+        self._where(t, values, "values")  # same column and integer checks for the SET side
         sets = ", ".join(f"{_q(k)} = ?" for k in values)
         return self._write(f"UPDATE {_q(table)} SET {sets} WHERE {clause}", list(values.values()) + params)
 
@@ -355,13 +401,26 @@ class Database(Service):
         return self._write(f"DELETE FROM {_q(table)} WHERE {clause}", params)
 
     @tool(read_only=False)
-    def create_table(self, table: str = Field(pattern=_IDENT), columns: list[_ColumnIn] = Field(min_length=1)) -> dict:
+    def create_table(self, table: str = Field(pattern=_IDENT),
+                     columns: list[_ColumnIn] = Field(min_length=1, max_length=MAX_COLUMNS)) -> dict:
         """Create a new empty table.
 
         Args:
             table: the new table's name (letters, digits, underscore).
-            columns: the columns, each with name, type and optional primary_key / not_null.
+            columns: the columns (1-100), each with a distinct name (case-insensitive), a type and
+                optional primary_key / not_null; at most one primary key.
         """
+        seen: dict[str, int] = {}
+        for i, c in enumerate(columns):
+            if c.name.lower() in seen:
+                raise InvalidArgument(f"invalid argument 'columns.{i}.name': {c.name!r} repeats the name of "
+                                      f"columns.{seen[c.name.lower()]} (column names are case-insensitive); "
+                                      "give every column a distinct name.")
+            seen[c.name.lower()] = i
+        keys = [i for i, c in enumerate(columns) if c.primary_key]
+        if len(keys) > 1:
+            raise InvalidArgument(f"invalid argument 'columns': columns {keys} all set primary_key; "
+                                  "a table has at most one primary-key column.")
         if table.lower() in {n.lower() for n in self.state.tables} or table.lower().startswith("sqlite_"):
             raise Conflict(f"table {table!r} already exists (or is reserved); choose another name.")
         t = Table(name=table, columns=[Column(**c.model_dump()) for c in columns])

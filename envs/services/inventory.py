@@ -24,6 +24,8 @@ from compoworld_gym.service import Record, Service, ServiceState, tool
 
 AdjustReason = Literal["received", "damaged", "lost", "returned", "cycle_count", "correction", "transfer"]
 ReservationStatus = Literal["active", "released", "fulfilled"]
+#: Most units one call may add, remove, move, reserve or set as a reorder level (counts stay JSON-safe).
+MAX_UNITS = 1_000_000
 _SEED_NOTES = {"received": "Supplier delivery checked in.", "damaged": "Crushed cartons found during picking.",
                "cycle_count": "Quarterly cycle count correction.", "returned": "Customer return, restocked as new."}
 
@@ -187,7 +189,8 @@ class Inventory(Service):
 
     # ----------------------------------------------------------------- writes
     @tool(read_only=False, returns=Adjustment)
-    def adjust_stock(self, sku: Sku, warehouse_id: Id("warehouse"), quantity_delta: int, reason: AdjustReason,
+    def adjust_stock(self, sku: Sku, warehouse_id: Id("warehouse"),
+                     quantity_delta: int = Field(ge=-MAX_UNITS, le=MAX_UNITS), reason: AdjustReason = Field(),
                      note: str = "") -> dict:
         """Add (positive delta) or remove (negative delta) on-hand units, with a reason.
 
@@ -213,7 +216,7 @@ class Inventory(Service):
 
     @tool(read_only=False, returns=list[Adjustment])
     def transfer_stock(self, sku: Sku, from_warehouse_id: Id("warehouse"), to_warehouse_id: Id("warehouse"),
-                       quantity: int = Field(gt=0)) -> dict:
+                       quantity: int = Field(gt=0, le=MAX_UNITS)) -> dict:
         """Move available units of a SKU between warehouses (409 if not enough available).
 
         Args:
@@ -237,7 +240,7 @@ class Inventory(Service):
                 "in": self._log(dst, quantity, "transfer", note).model_dump()}
 
     @tool(read_only=False, returns=Reservation)
-    def reserve_stock(self, sku: Sku, warehouse_id: Id("warehouse"), quantity: int = Field(gt=0),
+    def reserve_stock(self, sku: Sku, warehouse_id: Id("warehouse"), quantity: int = Field(gt=0, le=MAX_UNITS),
                       order_id: Id("order") = Field(min_length=1)) -> dict:
         """Hold available units of a SKU for an order (409 if fewer units are available).
 
@@ -289,8 +292,9 @@ class Inventory(Service):
         return {**r.model_dump(), "on_hand": level.on_hand}
 
     @tool(read_only=False, idempotent=True, returns=StockLevel)
-    def set_reorder_point(self, sku: Sku, warehouse_id: Id("warehouse"), reorder_point: int = Field(ge=0),
-                          reorder_quantity: Optional[int] = Field(None, gt=0)) -> dict:
+    def set_reorder_point(self, sku: Sku, warehouse_id: Id("warehouse"),
+                          reorder_point: int = Field(ge=0, le=MAX_UNITS),
+                          reorder_quantity: Optional[int] = Field(None, gt=0, le=MAX_UNITS)) -> dict:
         """Set the reorder point (and optionally reorder quantity) of a SKU at a warehouse.
 
         Args:

@@ -274,7 +274,7 @@ class Procurement(Service):
         return {**po.model_dump(), "sent_to": self.state.vendors[po.vendor_id].email}
 
     @tool(read_only=False, returns=PurchaseOrder)
-    def receive_goods(self, po_id: Id("purchase_order"), sku: Sku, quantity: int = Field(gt=0)) -> dict:
+    def receive_goods(self, po_id: Id("purchase_order"), sku: Sku, quantity: int = Field(gt=0, le=100000)) -> dict:
         """Record units of a SKU received against an ordered PO (never more than outstanding: 422).
 
         Args:

@@ -202,6 +202,15 @@ def test_reference_still_scores_one(tasks) -> None:
         assert judge(t, replay(t), t.reference_answer)[0] == 1.0, t.id
 
 
+def test_honest_verbose_summary_keeps_full_score(tasks) -> None:
+    # The guards must not punish an honest agent that recounts what it did:
+    # the right value plus every value it looked up or wrote.
+    for t in tasks:
+        done = [v for mc in t.reference if mc.name == "call_tool" for v in _leaves(mc.arguments["arguments"])]
+        answer = f"{t.reference_answer} What I did: " + "; ".join(dict.fromkeys(done))
+        assert judge(t, replay(t), answer)[0] == 1.0, t.id
+
+
 def test_doing_nothing_scores_zero(tasks) -> None:
     scores = [attack_nothing(t) for t in tasks]
     assert sum(scores) / len(scores) == 0.0
@@ -236,3 +245,19 @@ def test_spamming_a_wrong_recipient_costs_reward(tasks) -> None:
             seen += 1
             assert value < 1.0, (t.id, svc)
     assert seen >= 3, "too few tasks send mail or chat to test spam"
+
+
+def test_merge_where_accepts_each_created_record() -> None:
+    from compoworld_gym.generation.guards import merge_where
+    from compoworld_gym.matching import matches
+
+    a = {"subject": {"$ieq": "Update on case AB-1234"}, "to": {"$subset": ["a@x.org"]}, "amount": {"$gte": 1.0}}
+    b = {"subject": {"$ieq": "Update on case AB-1234 (part 2)"}, "to": {"$subset": ["b@x.org"]},
+         "amount": {"$gte": 7.0}}
+    merged = merge_where([a, b])
+    assert merged == {"subject": {"$in": ["Update on case AB-1234", "Update on case AB-1234 (part 2)",
+                                          "update on case ab-1234", "update on case ab-1234 (part 2)"]},
+                      "to": {"$subset": ["a@x.org", "b@x.org"]}}
+    assert matches({"subject": "Update on case AB-1234", "to": ["b@x.org"]}, merged)
+    assert not matches({"subject": "Update on case AB-1234", "to": ["c@x.org"]}, merged)
+    assert not matches({"subject": "Spam", "to": ["a@x.org"]}, merged)

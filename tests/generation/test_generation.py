@@ -8,7 +8,8 @@ import pytest
 
 from compoworld_gym.envs.compoworld_env import CompoWorldEnv
 from compoworld_gym.generation import GenerationStats, generate_tasks, verify
-from compoworld_gym.tasks import MetaCall, mount
+from compoworld_gym.metatools import dispatch
+from compoworld_gym.tasks import MetaCall, evaluate, mount, score
 
 
 @pytest.fixture(scope="module")
@@ -72,13 +73,78 @@ def _variant(task, **update):
 
 
 def test_rejects_check_satisfied_at_reset(tasks) -> None:
+    # A positive item that already holds at reset pays an agent for doing nothing.
     t = tasks[0]
     svc = t.services[0]
     coll, rid = _some_record(t, svc)
     idle = {"kind": "record_exists", "id": "idle", "service": svc, "collection": coll, "where": {"id": rid}}
     bad = _variant(t, checks=[*t.checks, idle])
     verdict = verify(bad, t.meta["negative_checks"])
+    assert not verdict.ok and verdict.reason.startswith("nothing-scores") and "idle" in verdict.reason
+
+
+def test_rejects_check_no_step_affects(tasks) -> None:
+    # Calling a read tool at least once, when the reference reads it twice:
+    # removing either read leaves the item passing, so no step is needed for it.
+    t = tasks[0]
+    i, read = next((i, mc) for i, mc in enumerate(t.reference) if mc.name == "call_tool"
+                   and mc.arguments["tool_name"].split("__")[-1] in t.service_classes()[0].tools
+                   and t.service_classes()[0].tools[mc.arguments["tool_name"].split("__")[-1]].read_only)
+    tool = read.arguments["tool_name"].split("__")[-1]
+    idle = {"kind": "tool_called", "id": "idle", "service": t.services[0], "tool": tool}
+    bad = _variant(t, checks=[*t.checks, idle], reference=[*t.reference[:i + 1], read, *t.reference[i + 1:]])
+    verdict = verify(bad, t.meta["negative_checks"])
     assert not verdict.ok and verdict.reason.startswith("unaffected-check") and "idle" in verdict.reason
+
+
+def test_rejects_guard_the_reference_breaks(tasks) -> None:
+    t = next(t for t in tasks if any(c.kind == "only_changed" and c.allow_ids for c in t.checks))
+    keep = next(c for c in t.checks if c.kind == "only_changed" and c.allow_ids)
+    strict = [c.model_copy(update={"allow_ids": []}) if c.id == keep.id else c for c in t.checks]
+    verdict = verify(_variant(t, checks=strict), t.meta["negative_checks"])
+    assert not verdict.ok and verdict.reason.startswith("guard-broken") and keep.id in verdict.reason
+
+
+def test_rejects_task_without_positive_item(tasks) -> None:
+    t = tasks[0]
+    guards = [c for c in t.checks if c.is_negative]
+    verdict = verify(_variant(t, checks=guards), [c.id for c in guards])
+    assert not verdict.ok and verdict.reason.startswith("no-positive-check")
+
+
+def test_rejects_negatives_that_disagree_with_flags(tasks) -> None:
+    t = tasks[0]
+    verdict = verify(t, [*t.meta["negative_checks"], "report"])
+    assert not verdict.ok and verdict.reason.startswith("negative-mismatch") and "report" in verdict.reason
+
+
+def test_negative_flags_match_meta(tasks) -> None:
+    for t in tasks:
+        assert {c.id for c in t.checks if c.is_negative} == set(t.meta["negative_checks"]), t.id
+        kinds = {c.kind for c in t.checks}
+        assert "only_changed" in kinds and "answer_excludes" in kinds, t.id
+
+
+def test_doing_nothing_scores_zero(tasks) -> None:
+    for t in tasks:
+        results = evaluate(t, mount(t).states(t.services), "done", [])
+        assert score(results) == 0.0, (t.id, [r.id for r in results if r.passed and not r.negative])
+        assert all(r.passed for r in results if r.negative), t.id
+
+
+def test_every_written_collection_is_guarded(tasks) -> None:
+    for t in tasks:
+        world = mount(t)
+        before = world.states(t.services)
+        for mc in t.reference:
+            dispatch(world, mc.name, mc.arguments)
+        after = world.states(t.services)
+        guarded = {(c.service, c.collection) for c in t.checks if c.kind == "only_changed"}
+        for svc in t.services:
+            for coll, recs in after[svc].items():
+                if isinstance(recs, dict) and recs and all(isinstance(r, dict) for r in recs.values()) \
+                        and recs != before[svc].get(coll):
+                    assert (svc, coll) in guarded, (t.id, svc, coll)
 
 
 def test_rejects_task_passing_at_reset(tasks) -> None:

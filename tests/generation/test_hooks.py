@@ -104,6 +104,45 @@ def test_sink_checks_fail_before_and_pass_after(service: str, etype: str) -> Non
     assert any(e["tool"] == sink.tool and e["success"] for e in world.call_log)
 
 
+@pytest.mark.parametrize("service,etype", SINKS, ids=[f"{s}-{t}" for s, t in SINKS])
+def test_sink_guards_allow_the_write_and_nothing_else(service: str, etype: str) -> None:
+    from types import SimpleNamespace
+
+    from compoworld_gym.generation.guards import only_changed_guards
+
+    ctx = fresh_ctx(f"guard:{service}:{etype}", TODAY, _states(service), _FAKE)
+    fact = _fact_for(ctx, etype, service)
+    sink = HOOKS[service].sinks[etype][1](ctx, fact)
+    guards = only_changed_guards([SimpleNamespace(fact=fact, sink=sink, write=True)])
+    assert guards and all(g["service"] == service for g in guards)
+    checks = _CHECKS.validate_python([{**g, "id": f"g{i}"} for i, g in enumerate(guards)])
+    world = _world(ctx.states)
+    initial = world.states()
+    _run(world, sink.calls)
+    results = evaluate_checks(checks, world.states(), None, world.call_log, initial)
+    assert all(r.passed for r in results), [g for g, r in zip(guards, results) if not r.passed]
+    # A second record created with another value (an extra email, a post with
+    # the wrong amount) is not what the task allows. (A second update of the
+    # allowed record is the positive items' business, not the guard's.)
+    if not fact.wrong or not any(g["allow_new"] is not None for g in guards):
+        return
+    again = [mc for mc in sink.calls if mc.arguments["tool_name"] == sink.tool]
+    wrong = fact.wrong[0]
+    twisted = []
+    for mc in again:
+        args = orjson.loads(orjson.dumps(mc.arguments["arguments"]))
+        head, _, leaf = sink.value_arg.rpartition(".")
+        node = args[head] if head else args
+        node[leaf] = [wrong] if isinstance(node.get(leaf), list) else (
+            node[leaf].replace(str(fact.value), str(wrong)) if sink.list_arg else wrong)
+        twisted.append(type(mc)(name="call_tool", arguments={"tool_name": sink.tool, "arguments": args}))
+    for mc in twisted:
+        if dispatch(world, mc.name, mc.arguments).get("success") is False:
+            return  # the service refuses the second write itself (e.g. already refunded)
+    results = evaluate_checks(checks, world.states(), None, world.call_log, initial)
+    assert not all(r.passed for r in results), (service, etype)
+
+
 def test_generation_is_stable_across_processes() -> None:
     """Tool specs must not depend on string-hash order (PYTHONHASHSEED)."""
     import os

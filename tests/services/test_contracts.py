@@ -156,3 +156,31 @@ def test_update_and_notes(svc):
     assert ok(svc.call("get_contract", {"contract_id": "CTR-0002"}))["notes"][0]["body"] == \
         "Customer asked for a discount"
     err(svc.call("add_contract_note", {"contract_id": "CTR-0404", "author_email": ME, "body": "x"}), 404)
+
+
+@pytest.mark.parametrize("value", [1e308, "inf", 1_000_000_000.01])
+def test_out_of_range_annual_values_are_a_400_naming_annual_value(svc, value):
+    from _svc_asserts import error
+
+    new = {"customer_id": "CUS-0003", "plan": "growth", "seats": 10, "annual_value": value,
+           "start_date": "2027-01-01", "end_date": "2027-12-31", "owner_email": ME}
+    for tool, args in (("create_contract", new),
+                       ("update_contract", {"contract_id": "CTR-0002", "annual_value": value}),
+                       ("renew_contract", {"contract_id": "CTR-0002", "actor_email": ME, "annual_value": value})):
+        e = error(svc, tool, args)
+        assert e["code"] == 400 and "'annual_value'" in e["message"]
+    e = error(svc, "update_contract", {"contract_id": "CTR-0002", "seats": 10**30})
+    assert e["code"] == 400 and "'seats'" in e["message"]
+
+
+def test_annual_values_round_half_up_like_every_money_field(svc):
+    out = ok(svc.call("update_contract", {"contract_id": "CTR-0002", "annual_value": 1000.125}))
+    assert out["annual_value"] == 1000.13  # half-up; round() gives 1000.12 (half to even)
+
+
+def test_a_renewal_past_the_last_date_is_a_422(svc):
+    from _svc_asserts import error
+
+    _set(svc, "CTR-0002", start_date=dt.date(9999, 1, 1), end_date=dt.date(9999, 12, 31))
+    e = error(svc, "renew_contract", {"contract_id": "CTR-0002", "actor_email": ME})
+    assert e["code"] == 422 and "9999-12-31" in e["message"]

@@ -206,3 +206,20 @@ def test_notes(crm, today):
     err(crm.call("notes_create", {"properties": {"hs_note_body": "x"}, "associations": [assoc("CON-0001", 279)]}), 400)
     err(crm.call("notes_get", {"noteId": "NOTE-0404"}), 404)
     assert crm.state_dict() == before
+
+
+@pytest.mark.parametrize("props, where", [({"annualrevenue": 1e308}, "annualrevenue"),
+                                          ({"annualrevenue": "inf"}, "annualrevenue"),
+                                          ({"numberofemployees": 10**30}, "numberofemployees")])
+def test_out_of_range_company_numbers_are_a_400_naming_the_property(crm, props, where):
+    from _svc_asserts import error
+
+    e = error(crm, "crm_create_company", {"properties": {"name": "Acme Corp", **props}})
+    assert e["code"] == 400 and f"properties.{where}" in e["message"]
+    e = error(crm, "crm_update_company", {"companyId": "COMP-0003", "properties": props})
+    assert e["code"] == 400 and f"properties.{where}" in e["message"]
+
+
+def test_company_revenue_is_rounded_to_cents(crm):
+    comp = ok(crm.call("crm_create_company", {"properties": {"name": "Acme Corp", "annualrevenue": 1250000.125}}))
+    assert comp["properties"]["annualrevenue"] == 1250000.13

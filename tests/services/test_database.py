@@ -109,3 +109,48 @@ def test_state_round_trip_rebuilds_engine(db, today):
     ok(db, "execute", {"sql": "DELETE FROM products WHERE stock >= 0"})
     copy = Database(db.state_dict(), today=today)
     assert ok(copy, "query", {"sql": "SELECT count(*) AS n FROM products"})["rows"] == [{"n": 0}]
+
+
+@pytest.mark.parametrize("columns, where", [
+    ([{"name": "Austin", "type": "INTEGER"}, {"name": "Austin", "type": "INTEGER"}], "columns.1.name"),
+    ([{"name": "a", "type": "INTEGER"}, {"name": "A", "type": "TEXT"}], "columns.1.name"),  # SQLite: same column
+    ([{"name": "a", "type": "TEXT", "primary_key": True}, {"name": "b", "type": "TEXT", "primary_key": True}],
+     "'columns'"),
+])
+def test_create_table_with_clashing_columns_is_a_400(db, columns, where):
+    from _svc_asserts import error
+
+    err = error(db, "create_table", {"table": "Austin", "columns": columns})
+    assert err["code"] == 400 and where in err["message"]
+    assert ok(db, "query", {"sql": "SELECT count(*) AS n FROM customers"})["rows"] == [{"n": 10}]
+
+
+def test_integers_beyond_64_bits_are_a_400_naming_the_value(db):
+    from _svc_asserts import error
+
+    big = 2**63
+    calls = [("execute", {"sql": "UPDATE customers SET name = ? WHERE id = ?", "params": [big, "CUS-0001"]},
+              "params.0"),
+             ("insert_rows", {"table": "customers", "rows": [{"id": "C-1", "name": -big - 1, "email": "a@b.co",
+                                                               "tier": "gold", "created_on": "2026-01-01"}]},
+              "rows.0.name"),
+             ("update_rows", {"table": "customers", "values": {"name": 10**30}, "where": {"id": "CUS-0001"}},
+              "values.name"),
+             ("delete_rows", {"table": "customers", "where": {"id": big}}, "where.id")]
+    for tool, args, where in calls:
+        err = error(db, tool, args)
+        assert err["code"] == 400 and where in err["message"], err
+    assert ok(db, "execute", {"sql": "UPDATE customers SET name = ? WHERE id = ?",
+                              "params": [big - 1, "CUS-0001"]})["rows_affected"] == 1
+
+
+def test_runaway_and_oversized_queries_are_refused_deterministically(db):
+    from _svc_asserts import error
+
+    endless = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c) SELECT {} FROM c{}"
+    for sql in (endless.format("count(*)", ""), endless.format("x", " ORDER BY x DESC")):
+        err = error(db, "query", {"sql": sql})
+        assert err["code"] == 422 and "steps" in err["message"]
+    assert ok(db, "query", {"sql": endless.format("x", " LIMIT 3")})["rows"] == [{"x": 1}, {"x": 2}, {"x": 3}]
+    assert error(db, "query", {"sql": "SELECT hex(zeroblob(100000000)) AS h"})["code"] == 400
+    assert ok(db, "query", {"sql": "SELECT count(*) AS n FROM customers"})["rows"] == [{"n": 10}]

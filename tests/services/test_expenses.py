@@ -124,3 +124,11 @@ def test_failed_write_rolls_back(svc):
     assert code(svc.call("submit_expense_report", {"report_id": "EXP-0001"})) == 422
     assert code(svc.call("add_expense_item", {"report_id": "EXP-0004", **item(10.0)})) == 409
     assert svc.state_dict() == before
+
+
+@pytest.mark.parametrize("amount", [0.004, 1e-9, "NaN"])
+def test_an_amount_that_rounds_to_zero_is_a_400_naming_amount(svc, amount):
+    from _svc_asserts import error
+
+    e = error(svc, "add_expense_item", {"report_id": "EXP-0001", **item(amount)})
+    assert e["code"] == 400 and "'amount'" in e["message"]

@@ -140,3 +140,14 @@ def test_flight_status(fl):
     assert (fut["status"] == "delayed") == (fut["delay_minutes"] > 0)
     assert fut == ok(fl.call("get_flight_status", {"flight_id": "PA100-20260220"}))
     err(fl.call("get_flight_status", {"flight_id": "bogus"}), 404)
+
+
+@pytest.mark.parametrize("name", ["   ", "\t\n "])
+def test_a_blank_passenger_name_is_a_400_naming_it(fl, name):
+    from _svc_asserts import error
+
+    e = error(fl, "update_passenger", {"booking_id": "FB-0001", "passenger_index": 0, "name": name})
+    assert e["code"] == 400 and "'name'" in e["message"]
+    e = error(fl, "book_flight", {"flight_id": "PA100-20260220", "contact_email": PAX[0]["email"],
+                                  "passengers": [{**PAX[0], "name": name}]})
+    assert e["code"] == 400 and "passengers.0.name" in e["message"]

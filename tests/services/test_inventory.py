@@ -134,3 +134,13 @@ def test_failed_write_rolls_back(svc):
     assert code(svc.call("adjust_stock", {"sku": "KB-MECH-01", "warehouse_id": "WH-NOPE", "quantity_delta": 1,
                                           "reason": "received"})) == 404
     assert svc.state_dict() == before
+
+
+def test_unit_counts_beyond_a_million_are_a_400_naming_the_field(svc):
+    from _svc_asserts import error
+
+    e = error(svc, "adjust_stock", {"sku": "MS-WL-02", "warehouse_id": "WH-CENT", "quantity_delta": 10**30,
+                                     "reason": "received"})
+    assert e["code"] == 400 and "'quantity_delta'" in e["message"]
+    e = error(svc, "set_reorder_point", {"sku": "BP-LAP-10", "warehouse_id": "WH-CENT", "reorder_point": 10**30})
+    assert e["code"] == 400 and "'reorder_point'" in e["message"]

@@ -119,3 +119,11 @@ def test_failed_write_rolls_back(svc):
     assert code(svc.call("record_payment", {"invoice_id": "INV-0009", "amount": 1_000_000})) == 422
     assert code(svc.call("void_invoice", {"invoice_id": "INV-0002", "reason": "x"})) == 409
     assert svc.state_dict() == before
+
+
+@pytest.mark.parametrize("amount", [1e308, "inf", 0.004, 1_000_000_001])
+def test_out_of_range_payment_amounts_are_a_400_naming_amount(svc, amount):
+    from _svc_asserts import error
+
+    err = error(svc, "record_payment", {"invoice_id": "INV-0009", "amount": amount})
+    assert err["code"] == 400 and "'amount'" in err["message"]

@@ -110,3 +110,12 @@ def test_failed_write_rolls_back(svc):
     bad["lines"].append({"account_id": "6000", "debit": 1})
     assert code(svc.call("create_journal_entry", bad)) == 422
     assert svc.state_dict() == before
+
+
+@pytest.mark.parametrize("amount", [1e308, "inf", 1_000_000_000.01])
+def test_out_of_range_line_amounts_are_a_400_naming_the_line(svc, amount):
+    from _svc_asserts import error
+
+    err = error(svc, "create_journal_entry", sale(amount))
+    assert err["code"] == 400 and "lines.0.debit" in err["message"]
+    assert data(svc.call("create_journal_entry", sale(1_000_000_000)))["total"] == 1_000_000_000

@@ -115,3 +115,21 @@ def test_failed_write_rolls_back(svc):
     assert code(svc.call("create_order", {**NEW, "items": [{"sku": "KB-MECH-01", "quantity": 1},
                                                           {"sku": "GONE-1", "quantity": 1}]})) == 404
     assert svc.state_dict() == before
+
+
+@pytest.mark.parametrize("amount", [1e308, "Infinity", 0.001])
+def test_out_of_range_refund_amounts_are_a_400_naming_amount(svc, amount):
+    from _svc_asserts import error
+
+    err = error(svc, "refund_order", {"order_id": "ORD-0001", "amount": amount})
+    assert err["code"] == 400 and "'amount'" in err["message"]
+
+
+def test_money_is_total_on_finite_floats_and_rejects_nan_and_inf():
+    from compoworld_gym.envs.services._commerce import money
+
+    assert (money(9.805), money(-1.005), money(2292.5 * 0.03), money(0.1 + 0.2)) == (9.81, -1.01, 68.78, 0.3)
+    assert money(1e308) == 1e308 and money(-1e308) == -1e308 and money(5e-324) == 0.0
+    for bad in (float("inf"), float("-inf"), float("nan")):
+        with pytest.raises(ValueError):
+            money(bad)

@@ -106,3 +106,18 @@ def test_failed_write_rolls_back(svc):
     assert code(svc.call("create_refund", {"payment_intent": "PI-0001", "amount": 1_000_000})) == 422
     assert code(svc.call("create_customer", {"name": "X", "email": "noah.thompson@outlook.com"})) == 409
     assert svc.state_dict() == before
+
+
+@pytest.mark.parametrize("amount", [1e308, "inf", "-Infinity", "NaN", 0.004, 1_000_000_000.01])
+def test_out_of_range_refund_amounts_are_a_400_naming_amount(svc, amount):
+    import _svc_asserts as sa
+
+    err = sa.error(svc, "create_refund", {"payment_intent": "PI-0002", "amount": amount})
+    assert err["code"] == 400 and "'amount'" in err["message"]
+    err = sa.error(svc, "capture_payment_intent", {"payment_intent": "PI-0013", "amount_to_capture": amount})
+    assert err["code"] == 400 and "'amount_to_capture'" in err["message"]
+
+
+def test_refund_amounts_round_half_up_to_cents(svc):
+    assert data(svc.call("create_refund", {"payment_intent": "PI-0002", "amount": 10.005}))["amount"] == 10.01
+    assert code(svc.call("create_payment_intent", {"amount": 0.004, "customer": "CUS-0002"})) == 400

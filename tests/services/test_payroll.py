@@ -120,3 +120,28 @@ def test_hours_compensation_and_approval(pay):
     assert run["status"] == "approved" and run["approved_by"] == "tomas.lindqvist@company.example"
     err(pay.call("update_hours", {"payroll_id": "PAY-0005", "employee_id": "EMP-0004", "hours": 70,
                                   "note": "Too late for this"}), 409)
+
+
+def test_a_correction_that_rounds_to_zero_is_a_400(pay):
+    from _svc_asserts import error
+
+    e = error(pay, "add_correction", {"payroll_id": "PAY-0005", "employee_id": "EMP-0007", "kind": "adjustment",
+                                      "amount": 0.004, "note": "Rounding test adjustment",
+                                      "author_email": "e@company.example"})
+    assert e["code"] == 400 and "0.01" in e["message"]
+
+
+def test_pay_is_rounded_half_up_on_the_decimal_product(pay):
+    from _svc_asserts import error
+
+    from compoworld_gym.envs.services.payroll import PayEmployee, compute_summary
+
+    emp = PayEmployee.model_validate({**pay.state.employees["EMP-0001"].model_dump(), "annual_salary": 55020.0,
+                                      "retirement_pct": 0.03})
+    assert compute_summary(emp, 80, []).retirement == 68.78  # 3% of 2292.50 = 68.775 on paper
+    e = error(pay, "update_compensation", {"employee_id": "EMP-0001", "note": "Annual merit increase",
+                                           "annual_salary": 0.004})
+    assert e["code"] == 400 and "'annual_salary'" in e["message"]
+    out = ok(pay.call("update_compensation", {"employee_id": "EMP-0001", "note": "Annual merit increase",
+                                              "annual_salary": 150000.125}))
+    assert out["annual_salary"] == 150000.13

@@ -117,3 +117,24 @@ def test_failed_write_rolls_back(svc):
     assert code(svc.call("receive_goods", {"po_id": "PO-0005", "sku": "NOPE-1", "quantity": 1})) == 404
     assert code(svc.call("approve_purchase_order", {"po_id": "PO-0003", "approver_email": GRACE})) == 422
     assert svc.state_dict() == before
+
+
+@pytest.mark.parametrize("unit_cost", [0.00390625, 0.004, 1e-9])
+def test_a_unit_cost_that_rounds_to_zero_is_a_400_naming_unit_cost(svc, unit_cost):
+    import _svc_asserts as sa
+
+    args = {"vendor_id": "VEN-0001", "requester_email": "buyer@example.com",
+            "lines": [{"sku": "KB-MECH-01", "quantity": 2, "unit_cost": 41.2},
+                      {"sku": "MS-WL-02", "quantity": 1, "unit_cost": unit_cost}]}
+    err = sa.error(svc, "create_purchase_order", args)
+    assert err["code"] == 400 and "lines.1.unit_cost" in err["message"]
+    args["lines"][1]["unit_cost"] = 0.015  # at least a cent: accepted, rounded half-up
+    po = data(svc.call("create_purchase_order", args))
+    assert po["lines"][1]["unit_cost"] == 0.02 and po["total"] == 82.42
+
+
+def test_receive_goods_quantity_is_bounded(svc):
+    import _svc_asserts as sa
+
+    err = sa.error(svc, "receive_goods", {"po_id": "PO-0005", "sku": "KB-MECH-01", "quantity": 10**30})
+    assert err["code"] == 400 and "'quantity'" in err["message"]

@@ -94,3 +94,20 @@ def test_failed_write_rolls_back(svc):
     assert code(svc.call("create_variant", {"product_id": "PRD-0015", "sku": "CAL-X", "option": "A"})) == 409
     assert code(svc.call("update_price", {"sku": "CAL-2025-15", "price": 1})) == 409
     assert svc.state_dict() == before
+
+
+@pytest.mark.parametrize("price", [0.004, 1e-9, "inf", 1e308])
+def test_prices_that_round_to_zero_or_overflow_are_a_400_naming_price(svc, price):
+    from _svc_asserts import error
+
+    e = error(svc, "create_product", {"sku": "TB-USB-16", "name": "USB Tablet", "price": price})
+    assert e["code"] == 400 and "'price'" in e["message"]
+    e = error(svc, "update_price", {"sku": "KB-MECH-01", "price": price})
+    assert e["code"] == 400 and "'price'" in e["message"]
+
+
+def test_price_filters_are_bounded(svc):
+    from _svc_asserts import error
+
+    assert error(svc, "search_products", {"min_price": -1})["code"] == 400
+    assert error(svc, "search_products", {"max_price": "inf"})["code"] == 400

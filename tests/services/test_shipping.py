@@ -99,3 +99,12 @@ def test_failed_write_rolls_back(svc):
                                                      "to_city": "X", "to_postal_code": "12"})) == 422
     assert code(svc.call("purchase_label", {"shipment_id": "SHP-0001"})) == 409
     assert svc.state_dict() == before
+
+
+@pytest.mark.parametrize("ship_date", ["9999-12-31", "2026-04-16"])
+def test_a_ship_date_too_far_ahead_is_a_422_naming_ship_date(svc, ship_date):
+    from _svc_asserts import error
+
+    e = error(svc, "create_shipment", {**NEW, "weight_kg": 5e-324, "ship_date": ship_date})
+    assert e["code"] == 422 and "ship_date" in e["message"] and "2026-04-15" in e["message"]
+    assert data(svc.call("create_shipment", {**NEW, "ship_date": "2026-04-15"}))["ship_date"] == "2026-04-15"

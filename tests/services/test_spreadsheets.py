@@ -79,3 +79,22 @@ def test_sheet_management_and_sharing(sheets):
     assert out["shared_with"] == [{"email_address": "ann@client.com", "role": "writer"}]
     assert code(sheets, "share_spreadsheet", {"spreadsheet_id": "SS-0004", "recipients": [
         {"email_address": "ops@company.example"}]}) == 409
+
+
+@pytest.mark.parametrize("titles", [[""], ["Data", ""], ["x" * 101]])
+def test_bad_sheet_titles_are_a_400_naming_the_title(sheets, titles):
+    from _svc_asserts import error
+
+    err = error(sheets, "create_spreadsheet", {"title": "t", "sheet_titles": titles})
+    assert err["code"] == 400 and f"sheet_titles.{len(titles) - 1}" in err["message"]
+    err = error(sheets, "rename_sheet", {"spreadsheet_id": "SS-0001", "sheet": "Orders", "new_title": titles[-1]})
+    assert err["code"] == 400 and "'new_title'" in err["message"]
+
+
+@pytest.mark.parametrize("value", [float("inf"), float("-inf"), float("nan")])  # text "NaN" stays text
+def test_non_finite_cell_values_are_a_400(sheets, value):
+    from _svc_asserts import error
+
+    for tool, extra in (("update_cells", {"range": "A2"}), ("append_rows", {})):
+        err = error(sheets, tool, {"spreadsheet_id": "SS-0001", "data": [[1, value]], **extra})
+        assert err["code"] == 400 and "data.0.1" in err["message"]

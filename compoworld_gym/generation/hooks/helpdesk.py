@@ -61,6 +61,9 @@ def _sink_email(ctx: Ctx, fact: Fact) -> SinkStep:
 def _sink_date(ctx: Ctx, fact: Fact) -> SinkStep:
     cue = f"case {ctx.code()}"
     tid, record = _ticket(ctx, cue, {"when": 3})
+    offset = 21
+    while record["due_date"] in (fact.value, *fact.wrong):  # the write must change the due date
+        record["due_date"], offset = ctx.day(offset), offset + 1
     ctx.state("helpdesk")["tickets"][tid] = record
 
     def checks(value: Any) -> list[dict[str, Any]]:

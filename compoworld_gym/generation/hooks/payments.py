@@ -56,7 +56,8 @@ def _sink_refund(ctx: Ctx, fact: Fact) -> SinkStep:
         phrase=f"refund {{ref}} of the payment described as '{desc}'",
         label=f"the refund on {pid}")
     # A refund updates its payment intent and files one refund record.
-    sink.scope = {"payment_intents": {"allow_ids": [pid]}, "refunds": {"allow_new": {"payment_intent_id": pid}}}
+    sink.scope = {"payment_intents": {"allow_ids": [pid]},
+                  "refunds": {"allow_new": {"payment_intent_id": pid, "amount": ctx.matcher("money", fact.value)}}}
     return sink
 
 
