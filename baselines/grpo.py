@@ -221,6 +221,7 @@ class GroupedRollout:
         history = [len(o) for o in obs]
         ended = np.zeros(n, dtype=bool)
         rubric: list[Optional[list[float]]] = [None] * n
+        guards: list[Optional[list[bool]]] = [None] * n
         scores, rewards, turns = np.zeros(n), np.zeros(n), np.zeros(n, dtype=int)
         while not ended.all():
             live = [i for i in range(n) if not ended[i]]
@@ -241,6 +242,7 @@ class GroupedRollout:
                 if terms[i] or truncs[i]:
                     ended[i] = True
                     rubric[i] = [1.0 if r["passed"] else 0.0 for r in info["rubric"][i]]
+                    guards[i] = [bool(r.get("negative", False)) for r in info["rubric"][i]]
                     scores[i] = info["rubric_score"][i]
                     continue
                 reply = self.env_reply_ids(obs[i][history[i] + 1:])
@@ -250,7 +252,7 @@ class GroupedRollout:
                 env_mask[i] += [0] * len(reply)
                 logprobs[i] += [0.0] * len(reply)
                 history[i] = len(obs[i])
-        final = self._rewards(rewards, rubric, g)
+        final = self._rewards(rewards, rubric, guards, g)
         self.last_batch = {"group_rewards": final.reshape(-1, g), "rubric_scores": scores.copy(),
                            "task_ids": [task_ids[i // g] for i in range(n)]}
         return {"prompt_ids": prompt_ids, "completion_ids": completion, "env_mask": env_mask,
@@ -258,11 +260,13 @@ class GroupedRollout:
                 "env_reward": final.tolist(), "rubric_score": scores.tolist(), "num_turns": turns.tolist(),
                 "task_id": self.last_batch["task_ids"]}
 
-    def _rewards(self, summed: np.ndarray, rubric: list[Optional[list[float]]], g: int) -> np.ndarray:
+    def _rewards(self, summed: np.ndarray, rubric: list[Optional[list[float]]],
+                 guards: list[Optional[list[bool]]], g: int) -> np.ndarray:
         if self.config.reward == "completion_focused":
             return summed  # CompletionFocusedReward paid each sub-env its group reward once
         fn = binary_reward if self.config.reward == "binary" else fraction_reward
-        return np.concatenate([fn(rubric[s:s + g]) for s in range(0, len(rubric), g)])
+        # Guards (negative items) scale the reward instead of earning it, as in the env's score.
+        return np.concatenate([fn(rubric[s:s + g], negative=guards[s]) for s in range(0, len(rubric), g)])
 
 
 def env_reward(completions: list[Any], env_reward: list[float], **kwargs: Any) -> list[float]:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
-from typing import Any, Iterator
+from typing import Any, Iterator, Literal, Sequence
 
 import orjson
 
@@ -43,6 +43,11 @@ class TinyConfig:
         num_heads: attention heads (key/value heads: half of them).
         intermediate_size: MLP width.
         max_positions: longest sequence, in tokens.
+        pre_tokenizer: ``"words"``: GPT-2's byte-level split (merges stay
+            inside words and punctuation runs); ``"digits"``: only digit runs
+            are split off, so merges may span spaces and punctuation and a
+            constant prompt trained on compresses to a few long tokens (ids
+            stay separate tokens the model can copy).
     """
 
     vocab_merges: int = 1000
@@ -51,6 +56,7 @@ class TinyConfig:
     num_heads: int = 4
     intermediate_size: int = 128
     max_positions: int = 32768
+    pre_tokenizer: Literal["words", "digits"] = "words"
 
 
 def _corpus() -> Iterator[str]:
@@ -75,12 +81,19 @@ def _corpus() -> Iterator[str]:
 
 
 @functools.lru_cache(maxsize=4)
-def _tokenizer_json(merges: int) -> str:
+def _tokenizer_json(merges: int, pre_tokenizer: str = "words", extra_corpus: tuple[str, ...] = ()) -> str:
     """The trained tokenizer, serialised (cached: training takes ~2 s)."""
     from tokenizers import Tokenizer, decoders, models, pre_tokenizers, trainers
 
+    if pre_tokenizer not in ("words", "digits"):
+        raise ValueError(f"pre_tokenizer must be 'words' or 'digits', got {pre_tokenizer!r}")
     tok = Tokenizer(models.BPE())
-    tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    if pre_tokenizer == "words":
+        tok.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
+    else:
+        tok.pre_tokenizer = pre_tokenizers.Sequence([pre_tokenizers.Digits(individual_digits=False),
+                                                     pre_tokenizers.ByteLevel(add_prefix_space=False,
+                                                                              use_regex=False)])
     tok.decoder = decoders.ByteLevel()
     trainer = trainers.BpeTrainer(
         vocab_size=256 + merges + len(SPECIAL_TOKENS),
@@ -88,27 +101,31 @@ def _tokenizer_json(merges: int) -> str:
         initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
         show_progress=False,
     )
-    tok.train_from_iterator(list(_corpus()), trainer=trainer)
+    tok.train_from_iterator([*_corpus(), *extra_corpus], trainer=trainer)
     return tok.to_str()
 
 
-def build_tokenizer(merges: int = 1000) -> Any:
+def build_tokenizer(merges: int = 1000, pre_tokenizer: str = "words", extra_corpus: Sequence[str] = ()) -> Any:
     """A ``PreTrainedTokenizerFast`` with the Qwen3 tool-calling chat template.
 
     Args:
         merges: BPE merges to learn (vocabulary ≈ 256 + merges + 9 tokens).
+        pre_tokenizer: ``"words"`` or ``"digits"`` (see :class:`TinyConfig`).
+        extra_corpus: more text to learn merges from (e.g. rendered
+            conversations of the tasks a model will be trained on).
 
     Returns:
         The tokenizer: eos ``<|im_end|>``, pad ``<|endoftext|>``, left padding.
 
     Raises:
         ImportError: the ``[train]`` extra (transformers, trl) is missing.
+        ValueError: an unknown ``pre_tokenizer``.
     """
     from tokenizers import Tokenizer
     from transformers import PreTrainedTokenizerFast
     from trl.chat_template_utils import qwen3_chat_template
 
-    backend = Tokenizer.from_str(_tokenizer_json(merges))
+    backend = Tokenizer.from_str(_tokenizer_json(merges, pre_tokenizer, tuple(extra_corpus)))
     tok = PreTrainedTokenizerFast(
         tokenizer_object=backend, eos_token="<|im_end|>", pad_token="<|endoftext|>",
         bos_token=None, unk_token=None, padding_side="left",
@@ -119,24 +136,27 @@ def build_tokenizer(merges: int = 1000) -> Any:
     return tok
 
 
-def build_tiny_model(seed: int = 0, config: TinyConfig | None = None) -> tuple[Any, Any]:
+def build_tiny_model(seed: int = 0, config: TinyConfig | None = None,
+                     extra_corpus: Sequence[str] = ()) -> tuple[Any, Any]:
     """A randomly initialised tiny ``Qwen3ForCausalLM`` and its tokenizer.
 
     Args:
         seed: torch seed of the weight initialisation (same seed, same weights).
         config: sizes (default: 2 layers, width 64, ~140k parameters).
+        extra_corpus: more tokenizer training text (see :func:`build_tokenizer`).
 
     Returns:
         ``(model, tokenizer)``; the model is float32, in train mode.
 
     Raises:
         ImportError: the ``[train]`` extra is missing.
+        ValueError: an unknown ``config.pre_tokenizer``.
     """
     import torch
     from transformers import GenerationConfig, Qwen3Config, Qwen3ForCausalLM
 
     config = config or TinyConfig()
-    tok = build_tokenizer(config.vocab_merges)
+    tok = build_tokenizer(config.vocab_merges, config.pre_tokenizer, extra_corpus)
     cfg = Qwen3Config(
         vocab_size=len(tok), hidden_size=config.hidden_size, intermediate_size=config.intermediate_size,
         num_hidden_layers=config.num_layers, num_attention_heads=config.num_heads,

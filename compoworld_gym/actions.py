@@ -69,14 +69,17 @@ _SHAPE_HINT = ('expected {"name": <meta-tool>, "arguments": {...}}, a JSON array
                'or {"final_answer": "..."}')
 
 
+_CALL_KEYS = frozenset({"name", "arguments", "id", "type"})
+
+
 def _one_call(obj: Any) -> tuple[str, Any] | str:
     if not isinstance(obj, dict):
         return f"each call must be a JSON object; {_SHAPE_HINT}."
     name = obj.get("name")
     if not isinstance(name, str):
         return f"a call needs a string 'name'; {_SHAPE_HINT}."
-    extra = sorted(set(obj) - {"name", "arguments", "id", "type"})
-    if extra:
+    if not obj.keys() <= _CALL_KEYS:
+        extra = sorted(set(obj) - _CALL_KEYS)
         return f"unexpected key(s) {', '.join(map(repr, extra))} in a call; {_SHAPE_HINT}."
     return name, obj.get("arguments", {})
 

@@ -60,10 +60,20 @@ def meta_tool_definitions_json() -> str:
 
 _REQUIRED = {"list_services": (), "list_tools": ("service",), "describe_tool": ("tool",),
              "call_tool": ("tool_name",)}
+#: Argument names each meta-tool accepts (checked on every step: precomputed).
+_ALLOWED = {name: frozenset(required) | ({"arguments"} if name == "call_tool" else set())
+            for name, required in _REQUIRED.items()}
 
 
-def dispatch(world: World, name: str, arguments: Any) -> dict[str, Any]:
+def dispatch(world: World, name: str, arguments: Any, *, as_fragment: bool = False) -> dict[str, Any]:
     """Run meta-tool ``name`` with ``arguments`` on ``world``.
+
+    Args:
+        world: the world to act on.
+        name: the meta-tool name.
+        arguments: its arguments (a JSON object; None means none).
+        as_fragment: passed to :meth:`World.call_tool` (a successful tool
+            result's ``data`` as an ``orjson.Fragment`` of its JSON text).
 
     Returns:
         The meta-tool's JSON result, or an error envelope (400 for bad
@@ -78,22 +88,24 @@ def dispatch(world: World, name: str, arguments: Any) -> dict[str, Any]:
     for key in _REQUIRED[name]:
         if not isinstance(arguments.get(key), str):
             return error_envelope(400, f"{name} needs argument '{key}' (a string).")
-    allowed = set(_REQUIRED[name]) | ({"arguments"} if name == "call_tool" else set())
-    extra = sorted(set(arguments) - allowed)
-    if extra:
+    allowed = _ALLOWED[name]
+    if not arguments.keys() <= allowed:
+        extra = sorted(set(arguments) - allowed)
         return error_envelope(400, f"unexpected argument(s) {', '.join(map(repr, extra))} for {name}; "
                                    f"allowed: {', '.join(sorted(allowed)) or 'none'}.")
+    if name == "call_tool":
+        call_args = arguments.get("arguments", {})
+        if isinstance(call_args, str):  # some models send the arguments JSON-encoded
+            try:
+                call_args = orjson.loads(call_args) if call_args.strip() else {}
+            except orjson.JSONDecodeError:
+                return error_envelope(400, "call_tool 'arguments' is a string that is not valid JSON; "
+                                           "pass a JSON object.")
+        if as_fragment:
+            return world.call_tool(arguments["tool_name"], call_args, as_fragment=True)
+        return world.call_tool(arguments["tool_name"], call_args)
     if name == "list_services":
         return world.list_services()
     if name == "list_tools":
         return world.list_tools(arguments["service"])
-    if name == "describe_tool":
-        return world.describe_tool(arguments["tool"])
-    call_args = arguments.get("arguments", {})
-    if isinstance(call_args, str):  # some models send the arguments JSON-encoded
-        try:
-            call_args = orjson.loads(call_args) if call_args.strip() else {}
-        except orjson.JSONDecodeError:
-            return error_envelope(400, "call_tool 'arguments' is a string that is not valid JSON; "
-                                       "pass a JSON object.")
-    return world.call_tool(arguments["tool_name"], call_args)
+    return world.describe_tool(arguments["tool"])

@@ -166,7 +166,8 @@ def validate_arguments(
             f"arguments must be a JSON object, got {type(arguments).__name__}."
         )
     try:
-        parsed = model.model_validate(arguments)
+        # The model's validator directly: model_validate adds only keyword plumbing (one call per step).
+        parsed = model.__pydantic_validator__.validate_python(arguments)
     except ValidationError as exc:
         raise InvalidArgument(validation_message(exc, input_schema)) from None
     return dict(parsed.__dict__)

@@ -42,6 +42,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, ClassVar
 
+import orjson
 from faker import Faker
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
@@ -60,6 +61,30 @@ from compoworld_gym.schema import clean_schema, parse_docstring, signature_model
 
 #: Fixed clock time of day at which every service day starts (logical clock).
 DAY_START = dt.time(9, 0)
+
+#: orjson writes what it knows exactly as ``to_jsonable_python`` would (dates,
+#: datetimes with "Z" for UTC, enums, UUIDs, tuples); dataclasses and every
+#: type it does not know go through ``to_jsonable_python`` itself.
+_FRAGMENT_OPTIONS = orjson.OPT_UTC_Z | orjson.OPT_PASSTHROUGH_DATACLASS
+
+
+def json_fragment(result: Any) -> orjson.Fragment:
+    """A tool result as an ``orjson.Fragment``: its JSON text, written once.
+
+    The text is what ``orjson.dumps(to_jsonable_python(result))`` gives, in
+    one pass instead of two (no intermediate JSON-compatible copy).
+
+    Raises:
+        orjson.JSONEncodeError: ``result`` has no JSON text (e.g. an int beyond 64 bits).
+        pydantic_core.PydanticSerializationError: ``result`` holds an object
+            pydantic cannot serialise either.
+    """
+    try:
+        return orjson.Fragment(orjson.dumps(result, default=to_jsonable_python, option=_FRAGMENT_OPTIONS))
+    except TypeError:
+        # orjson refuses what to_jsonable_python accepts (non-str keys, tz-aware
+        # times): take the two-pass route, whose output is the reference.
+        return orjson.Fragment(orjson.dumps(to_jsonable_python(result)))
 
 
 class Record(BaseModel):
@@ -318,7 +343,8 @@ class Service:
         """Run one tool call and return the JSON result envelope (see :meth:`invoke`)."""
         return self.invoke(tool_name, arguments)[0]
 
-    def invoke(self, tool_name: str, arguments: Any) -> tuple[dict[str, Any], dict[str, Any] | None]:
+    def invoke(self, tool_name: str, arguments: Any, *, as_fragment: bool = False
+               ) -> tuple[dict[str, Any], dict[str, Any] | None]:
         """Run one tool call; the JSON result envelope and the validated arguments.
 
         The validated arguments are the JSON form of what the tool actually
@@ -329,6 +355,15 @@ class Service:
         The call is transactional: on any failure (400/404/409/422/500) the
         state is restored exactly. After a successful mutating call the state
         is validated against ``State``; a violation is a 500 and is rolled back.
+
+        Args:
+            tool_name: the tool's name in this service.
+            arguments: the arguments (a JSON object).
+            as_fragment: give a successful result's ``data`` as an
+                ``orjson.Fragment`` of its JSON text (see :func:`json_fragment`)
+                instead of JSON-compatible objects, for callers that only
+                serialise the envelope (the env's observations). It is written
+                before the call returns, so later calls cannot change it.
 
         Returns:
             ``({"success": True, "data": ...} or
@@ -344,14 +379,15 @@ class Service:
             kwargs = spec.validate(arguments)
         except InvalidArgument as exc:
             return error_envelope(exc.code, exc.message), None
-        return self._execute(spec, kwargs), to_jsonable_python(kwargs)
+        return self._execute(spec, kwargs, as_fragment), to_jsonable_python(kwargs)
 
-    def _execute(self, spec: ToolSpec, kwargs: dict[str, Any]) -> dict[str, Any]:
+    def _execute(self, spec: ToolSpec, kwargs: dict[str, Any], as_fragment: bool = False) -> dict[str, Any]:
         tool_name = spec.name
         txn = None if spec.read_only else self.transaction(self)
         try:
             result = spec.handler(self, **kwargs)
-            data = to_jsonable_python(result)
+            # Serialised before the commit, as before: a result without a JSON form is a 500, rolled back.
+            data = json_fragment(result) if as_fragment else to_jsonable_python(result)
             if txn is not None:
                 txn.commit()
         except ToolError as exc:

@@ -20,18 +20,14 @@ and a validation, ~30 + ~50 µs for a dozen records), so the default
   original key order;
 * on success only touched values that may have changed are validated:
   new and replaced values, plain containers, and records that are still
-  the same object but whose dump differs from the saved one. Records that
-  dump exactly as saved were valid before the call and nothing a validator
-  looks at has changed, so they are not re-validated. That comparison
-  dumps all of a dict's candidates in one call with ``warnings="error"``,
-  so a field holding a value of the wrong type (a str in a date field, a
-  dict where a model belongs, a list where a tuple belongs) raises, and
-  then every candidate is validated. The only differences it cannot see
-  serialise to identical JSON (``True`` in an int field, ``1`` in a float
-  field), so they leave the JSON state byte-identical. States whose dump is
-  not a faithful image of their records (custom serializers, excluded or
-  computed fields) skip the comparison and validate every touched record.
-  Then the plain dicts are swapped back.
+  the same object but whose dump differs from the saved one (a record that
+  dumps as saved was valid and nothing a validator reads has changed). The
+  candidates of a dict are dumped in one call with ``warnings="error"``, so
+  a value of the wrong type anywhere (a str in a date field, a dict where
+  a model belongs) raises and they are all validated; what it cannot see
+  (``True`` in an int field) has the same JSON. States whose dump is not a
+  faithful image (custom serializers, excluded or computed fields) validate
+  every touched record. Then the plain dicts are swapped back.
 
 Records are reachable only through the state's top-level fields, so every
 record a tool can change passes through a tracked dict first.
@@ -101,7 +97,9 @@ class _TrackedDict(dict):
 
     def _before_removal(self) -> None:
         if self.order is None:
-            self.order = list(dict.keys(self))
+            # The original order: keys added earlier in the call (saved as absent) are not in it.
+            saved = self.saved
+            self.order = [k for k in dict.keys(self) if saved.get(k) is not _ABSENT]
 
     def _remember(self, key: Any) -> None:
         if key not in self.saved:
@@ -109,10 +107,17 @@ class _TrackedDict(dict):
 
     def _remember_all(self) -> None:
         saved = self.saved
-        if len(saved) != dict.__len__(self) or not saved.keys() >= dict.keys(self):
-            for key, value in dict.items(self):
-                if key not in saved:
-                    saved[key] = _save(value)
+        if saved.keys() >= dict.keys(self):  # already all saved (a set comparison in C)
+            return
+        pending = [(k, v) for k, v in dict.items(self) if k not in saved]
+        cls = type(pending[0][1])
+        if len(pending) >= 3 and issubclass(cls, BaseModel) and all(type(v) is cls for _, v in pending):
+            # One dump for all (a list of one model class): what each record's own dump gives.
+            for (key, value), data in zip(pending, _list_serializer(cls).to_python([v for _, v in pending])):
+                saved[key] = (value, cls, data)
+        else:
+            for key, value in pending:
+                saved[key] = _save(value)
 
     def __getitem__(self, key: Any) -> Any:
         value = dict.__getitem__(self, key)
@@ -227,6 +232,8 @@ class JournalTransaction:
                 tracked.order = None
                 values[name] = tracked
                 self.tracked[name] = tracked
+            elif type(value) in _ATOMIC:  # the common case (clock, ids), without a call
+                self.others[name] = (value, None, value)
             else:
                 self.others[name] = _save(value)
 
@@ -285,7 +292,8 @@ class JournalTransaction:
                                                    warnings="error")
             except PydanticSerializationError:
                 dumped = {}
-            todo.extend(k for k, data in same.items() if dumped.get(k, _ABSENT) != data)
+            if dumped != same:  # usually equal: one comparison in C, no loop
+                todo.extend(k for k, data in same.items() if dumped.get(k, _ABSENT) != data)
         else:
             todo.extend(same)
         for key in todo:
@@ -329,6 +337,15 @@ _FAITHFUL: dict[type, bool] = {}
 _ADAPTERS: dict[tuple[type, str, str], Any] = {}
 #: Core-schema keys that make a dump differ from what a validator sees.
 _UNFAITHFUL_KEYS = frozenset({"serialization", "computed_fields", "serialization_exclude", "exclude_if"})
+
+
+def _list_serializer(cls: type[BaseModel]) -> Any:
+    """The serializer of ``list[cls]`` (built once per class)."""
+    key = (cls, "", "list")
+    found = _ADAPTERS.get(key)
+    if found is None:
+        found = _ADAPTERS[key] = TypeAdapter(list[cls]).serializer  # type: ignore[valid-type]
+    return found
 
 
 def _field_names(model: type[BaseModel]) -> tuple[str, ...]:

@@ -185,13 +185,17 @@ class World:
         return {"name": self._exposed[(service, spec.name)], "description": spec.description,
                 "parameters": spec.input_schema}
 
-    def call_tool(self, tool_name: str, arguments: Any) -> dict[str, Any]:
-        """Run a real tool; the result envelope. Logged when the tool exists."""
+    def call_tool(self, tool_name: str, arguments: Any, *, as_fragment: bool = False) -> dict[str, Any]:
+        """Run a real tool; the result envelope. Logged when the tool exists.
+
+        ``as_fragment``: successful ``data`` comes as an ``orjson.Fragment``
+        of its JSON text (see :meth:`Service.invoke`).
+        """
         route = self._routes.get(tool_name)
         if route is None:
             return error_envelope(404, self._unknown_tool_message(tool_name))
         service, spec = route
-        result, validated = self.services[service].invoke(spec.name, arguments)
+        result, validated = self.services[service].invoke(spec.name, arguments, as_fragment=as_fragment)
         success = result["success"]
         if validated is None:  # rejected before running: log what was sent
             validated = arguments if isinstance(arguments, dict) else {}

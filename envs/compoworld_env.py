@@ -226,7 +226,8 @@ class CompoWorldEnv(gym.Env[str, str]):
             obs = _dumps({"final_answer": parsed.final_answer})
             terminated = True
         else:
-            results = [dispatch(self.world, name, args) for name, args in parsed.calls]
+            # Tool results come as JSON fragments: written once, straight from the tool's data.
+            results = [dispatch(self.world, name, args, as_fragment=True) for name, args in parsed.calls]
             self._n_calls += len(results)
             obs = _dumps(results[0] if len(results) == 1 else results)
             if len(obs) > MAX_OBSERVATION_CHARS:

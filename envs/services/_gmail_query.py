@@ -34,9 +34,9 @@ def _date(value: str) -> dt.date:
 
 
 def _age(value: str) -> int:
-    m = re.fullmatch(r"(\d+)([dmy])", value.lower())
+    m = re.fullmatch(r"(\d{1,6})([dmy])", value.lower())  # 6 digits: int() of 5000 digits is a ValueError
     if not m:
-        raise InvalidArgument(f"bad age {value!r} in query; use e.g. 7d, 2m or 1y.")
+        raise InvalidArgument(f"bad age {value!r} in query; use e.g. 7d, 2m or 1y (at most 6 digits).")
     return int(m.group(1)) * _UNIT_DAYS[m.group(2)]
 
 
@@ -96,10 +96,10 @@ def _holds(msg: Any, key: str, value: Any, today: dt.date, label_names: dict[str
         return day >= value
     if key == "before":
         return day < value
-    if key == "newer_than":
-        return day > today - dt.timedelta(days=value)
-    if key == "older_than":
-        return day <= today - dt.timedelta(days=value)
+    if key in ("newer_than", "older_than"):
+        # An age reaching past 0001-01-01: every message is newer than that, none older.
+        cutoff = today - dt.timedelta(days=value) if value < (today - dt.date.min).days else dt.date.min
+        return day > cutoff if key == "newer_than" else day <= cutoff
     text = " ".join((msg.subject, msg.body, msg.sender, *msg.to, *msg.cc)).lower()
     return value in text
 

@@ -162,3 +162,13 @@ def test_labels(gm):
 def test_get_profile(gm):
     assert ok(gm.call("get_profile", {})) == {"emailAddress": "ops@company.example", "messagesTotal": 14,
                                               "threadsTotal": 12}
+
+
+@pytest.mark.parametrize("tool, key", [("list_messages", "messages"), ("list_threads", "threads"),
+                                       ("list_drafts", "drafts")])
+def test_ages_reaching_past_year_one_match_everything_or_nothing(gm, tool, key):
+    everything = ok(gm.call(tool, {}))[key]
+    assert everything and ok(gm.call(tool, {"q": "newer_than:999999y"}))[key] == everything
+    assert ok(gm.call(tool, {"q": "older_than:999999y"}))[key] == []
+    for age in ("99999999d", "9" * 5000 + "d"):  # over 6 digits (int() refuses 4300+ digits)
+        assert "bad age" in err(gm.call(tool, {"q": f"newer_than:{age}"}), 400)
