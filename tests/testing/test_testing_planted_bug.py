@@ -141,8 +141,19 @@ def _calls(failure: FuzzFailure) -> list[dict]:
     return action if isinstance(action, list) else [action]
 
 
+def _first_failure(service: type[Service], seeds: range) -> FuzzFailure:
+    """The failure of the first campaign seed that finds the bug (a 5% integer range
+    is hit by some 100-run campaigns and not others, depending on the draws)."""
+    for s in seeds:
+        try:
+            fuzz_service(service, profile=QUICK, seed=s, quiet=True)
+        except FuzzFailure as failure:
+            return failure
+    pytest.fail(f"no campaign of seeds {seeds.start}..{seeds.stop - 1} found the planted bug")
+
+
 def test_planted_bug_is_found_and_shrunk_to_the_trigger():
-    failure = _failure(PlantedNotes)
+    failure = _first_failure(PlantedNotes, range(12))
     assert failure.invariant == "state-invalid"
     assert "clock" in failure.detail
     # minimal: one seeded reset, then one step whose last call is the bug with the
