@@ -4,25 +4,33 @@ Not a unit test: it trains for minutes and reports what it gets.
 
 The task family (:func:`easy_tasks`) is one-call helpdesk work: "set
 ticket TCK-0007 to status solved and add the tag vip" (three phrasings,
-12 tickets × 3 statuses × 4 tags, minus combinations that change nothing).
-The helpdesk is the only mounted service, so a rollout is short (about 1.2k
-tokens with the tiny tokenizer). The rubric has two work items (the
-status, the tag: partial credit, so GRPO groups get varied rewards) and one
-guard (no other ticket changed); with the env's reward, ``work × guards``,
-doing nothing scores 0. Training and held-out tasks are distinct
-(ticket, status, tag) combinations.
+12 tickets × 3 statuses × 4 tags minus combinations that change nothing:
+104 tasks). The helpdesk is the only mounted service. The rubric has two
+work items (the status, the tag: partial credit, so GRPO groups get varied
+rewards) and one guard (no other ticket changed); with the env's reward
+(work done, scaled down by broken guards) doing nothing scores 0. Training
+and held-out tasks are distinct (ticket, status, tag) combinations, so a
+held-out task can only be solved by reading its instruction (copying the
+ticket id, mapping the status and tag words), not by recall.
 
-The tiny Qwen3 model (:mod:`.tiny_model`, randomly initialised) is
-fine-tuned on the reference runs of the training tasks, then trained with
-GRPO (grouped vector envs, completion-focused reward, sampled rollouts).
-Evaluation is the model acting on its own in the env (greedy decoding
-through :class:`~compoworld_gym.baselines.hf_agent.HFAgent`, meta-tools,
-tool-call parsing), scored by each task's rubric, on the training tasks
-and on held-out tasks, before training, after SFT and after GRPO.
+The tiny Qwen3 model (:mod:`.tiny_model`: 4 layers, width 128, ~0.9M
+parameters, randomly initialised) uses a tokenizer whose merges are learned
+from the training tasks' rendered conversations and may span spaces and
+punctuation (``pre_tokenizer="digits"``: digit runs stay separate tokens),
+so a whole episode is ~120 tokens instead of ~1.2k. It is fine-tuned on the
+reference runs of the training tasks (TRL ``SFTTrainer``), then trained
+with GRPO (grouped vector envs, completion-focused reward, rollouts sampled
+at temperature 0.7). Evaluation is the model acting on its own in the env
+(greedy decoding through :class:`~compoworld_gym.baselines.hf_agent.HFAgent`,
+meta-tools, tool-call parsing), scored by each task's rubric, on the
+training tasks and on held-out tasks, before training, after SFT and
+after GRPO.
 
-Reproduce (about 10–15 minutes on 2 busy CPU cores)::
+Reproduce (about 8–15 minutes on 2 busy CPU cores)::
 
     python -m compoworld_gym.baselines.learning_benchmark --json
+
+RESULTS_PLACEHOLDER
 """
 
 from __future__ import annotations
@@ -132,7 +140,7 @@ def evaluate_model(model: Any, tokenizer: Any, tasks: Sequence[Task], max_steps:
             "success_rate": round(metrics["success_rate"], 4), "mean_steps": round(metrics["mean_steps"], 2)}
 
 
-def run(n_train: int = 64, n_heldout: int = 16, seed: int = 0, sft_steps: int = 300, grpo_steps: int = 12,
+def run(n_train: int = 64, n_heldout: int = 16, seed: int = 0, sft_steps: int = 200, grpo_steps: int = 12,
         group_size: int = 4, groups: int = 2, sft_lr: float = 2e-3, grpo_lr: float = 1e-4, max_steps: int = 3,
         max_new_tokens: int = 48, temperature: float = 0.7) -> dict[str, Any]:
     """Run the benchmark; returns the scores per phase, the settings and timings (seconds)."""
@@ -200,10 +208,10 @@ def _table(report: dict[str, Any]) -> str:
 def main(argv: Optional[Sequence[str]] = None) -> None:
     """Command-line entry point (see the module docstring)."""
     p = argparse.ArgumentParser(description="SFT then GRPO of the tiny model on easy tasks (CPU).")
-    p.add_argument("--n-train", type=int, default=24)
-    p.add_argument("--n-heldout", type=int, default=12)
+    p.add_argument("--n-train", type=int, default=64)
+    p.add_argument("--n-heldout", type=int, default=16)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--sft-steps", type=int, default=300)
+    p.add_argument("--sft-steps", type=int, default=200)
     p.add_argument("--grpo-steps", type=int, default=12)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     a = p.parse_args(argv)
