@@ -19,13 +19,7 @@ def _discover() -> list[type[Service]]:
     for mod in sorted(pkgutil.iter_modules(__path__), key=lambda m: m.name):
         if mod.name.startswith("_"):
             continue
-        try:  # TEMPORARY while services are being written in parallel; made strict before landing
-            module = importlib.import_module(f"{__name__}.{mod.name}")
-        except Exception as exc:  # noqa: BLE001
-            import warnings
-
-            warnings.warn(f"skipping service module {mod.name}: {exc!r}")
-            continue
+        module = importlib.import_module(f"{__name__}.{mod.name}")
         for obj in vars(module).values():
             if (isinstance(obj, type) and issubclass(obj, Service) and obj is not Service
                     and obj.__module__ == module.__name__ and "name" in vars(obj)):
