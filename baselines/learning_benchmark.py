@@ -140,8 +140,8 @@ def evaluate_model(model: Any, tokenizer: Any, tasks: Sequence[Task], max_steps:
             "success_rate": round(metrics["success_rate"], 4), "mean_steps": round(metrics["mean_steps"], 2)}
 
 
-def run(n_train: int = 64, n_heldout: int = 16, seed: int = 0, sft_steps: int = 200, grpo_steps: int = 12,
-        group_size: int = 4, groups: int = 2, sft_lr: float = 2e-3, grpo_lr: float = 1e-4, max_steps: int = 3,
+def run(n_train: int = 64, n_heldout: int = 16, seed: int = 0, sft_steps: int = 300, grpo_steps: int = 30,
+        group_size: int = 4, groups: int = 4, sft_lr: float = 2e-3, grpo_lr: float = 2e-5, max_steps: int = 3,
         max_new_tokens: int = 48, temperature: float = 0.7) -> dict[str, Any]:
     """Run the benchmark; returns the scores per phase, the settings and timings (seconds)."""
     import torch
@@ -211,8 +211,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     p.add_argument("--n-train", type=int, default=64)
     p.add_argument("--n-heldout", type=int, default=16)
     p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--sft-steps", type=int, default=200)
-    p.add_argument("--grpo-steps", type=int, default=12)
+    p.add_argument("--sft-steps", type=int, default=300)
+    p.add_argument("--grpo-steps", type=int, default=30)
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     a = p.parse_args(argv)
     report = run(n_train=a.n_train, n_heldout=a.n_heldout, seed=a.seed, sft_steps=a.sft_steps,

@@ -26,3 +26,25 @@ def error(svc, tool, args=None):
     assert not res["success"], res
     assert svc.state_dict() == before, "a failed call changed the state"
     return res["error"]
+
+
+# The helpers below take an envelope already returned by ``svc.call`` (the
+# ones above make the call themselves), for tests that build the call inline.
+
+
+def data(result):
+    """Return ``result["data"]``, failing the test unless ``result`` is a success envelope."""
+    assert result["success"] is True, result
+    return result["data"]
+
+
+def error_code(result):
+    """Return the error code of ``result``, failing the test unless it is an error envelope."""
+    assert result["success"] is False, result
+    return result["error"]["code"]
+
+
+def failed(result, code):
+    """Return the error message of ``result``, failing the test unless it is an error with ``code``."""
+    assert result["success"] is False and result["error"]["code"] == code, result
+    return result["error"]["message"]

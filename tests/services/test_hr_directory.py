@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _svc_asserts import data, failed
 
 from compoworld_gym.envs.services._company import STAFF
 from compoworld_gym.envs.services.hr_directory import HrDirectory
@@ -13,22 +14,11 @@ def hr(make_service):
     return make_service(HrDirectory)
 
 
-def ok(res):
-    assert res["success"], res
-    return res["data"]
-
-
-def err(res, code):
-    assert not res["success"], res
-    assert res["error"]["code"] == code, res
-    return res["error"]["message"]
-
-
 def test_roster_contains_fixed_company_staff(hr):
     emails = {e.email for e in hr.state.employees.values()}
     assert {s.email for s in STAFF} <= emails
     assert len(hr.state.employees) == 22
-    priya = ok(hr.call("get_employee_by_email", {"email": "PRIYA.RAMAN@company.example"}))
+    priya = data(hr.call("get_employee_by_email", {"email": "PRIYA.RAMAN@company.example"}))
     assert priya["department"] == "Billing Operations" and priya["title"] == "Billing Operations Lead"
 
 
@@ -42,83 +32,83 @@ def test_same_seed_same_people_across_services(make_service):
 
 
 def test_search_and_get(hr):
-    billing = ok(hr.call("search_employees", {"department": "billing operations"}))
+    billing = data(hr.call("search_employees", {"department": "billing operations"}))
     assert sorted(e["id"] for e in billing) == ["EMP-0003", "EMP-0004", "EMP-0005"]
-    assert [e["id"] for e in ok(hr.call("search_employees", {"query": "elena"}))] == ["EMP-0006"]
-    assert ok(hr.call("search_employees", {"title": "counsel"}))[0]["email"] == "aisha.khan@company.example"
-    assert len(ok(hr.call("search_employees", {"limit": 2}))) == 2
-    austin = ok(hr.call("search_employees", {"location": "Austin"}))
+    assert [e["id"] for e in data(hr.call("search_employees", {"query": "elena"}))] == ["EMP-0006"]
+    assert data(hr.call("search_employees", {"title": "counsel"}))[0]["email"] == "aisha.khan@company.example"
+    assert len(data(hr.call("search_employees", {"limit": 2}))) == 2
+    austin = data(hr.call("search_employees", {"location": "Austin"}))
     assert {e["department"] for e in austin} <= {"Billing Operations", "Customer Support", "Executive"}
-    assert len(ok(hr.call("search_employees", {"status": "on_leave"}))) == 1
-    emp = ok(hr.call("get_employee", {"employee_id": "EMP-0004"}))
+    assert len(data(hr.call("search_employees", {"status": "on_leave"}))) == 1
+    emp = data(hr.call("get_employee", {"employee_id": "EMP-0004"}))
     assert emp["name"] == "Marcus Bell" and emp["manager_email"] == "priya.raman@company.example"
-    err(hr.call("get_employee", {"employee_id": "EMP-9999"}), 404)
-    err(hr.call("get_employee_by_email", {"email": "nobody@company.example"}), 404)
-    err(hr.call("get_employee_by_email", {"email": "not-an-email"}), 400)
+    failed(hr.call("get_employee", {"employee_id": "EMP-9999"}), 404)
+    failed(hr.call("get_employee_by_email", {"email": "nobody@company.example"}), 404)
+    failed(hr.call("get_employee_by_email", {"email": "not-an-email"}), 400)
 
 
 def test_departments_and_org_queries(hr):
-    depts = {d["name"]: d for d in ok(hr.call("list_departments", {}))}
+    depts = {d["name"]: d for d in data(hr.call("list_departments", {}))}
     assert depts["Finance"]["head_email"] == "elena.petrova@company.example"
     assert depts["Finance"]["headcount"] == 3 and depts["Executive"]["cost_center"] == "CC-100"
-    assert ok(hr.call("get_manager", {"employee_id": "EMP-0004"}))["id"] == "EMP-0003"
-    err(hr.call("get_manager", {"employee_id": "EMP-0001"}), 404)
-    reports = ok(hr.call("list_direct_reports", {"employee_id": "EMP-0009"}))
+    assert data(hr.call("get_manager", {"employee_id": "EMP-0004"}))["id"] == "EMP-0003"
+    failed(hr.call("get_manager", {"employee_id": "EMP-0001"}), 404)
+    reports = data(hr.call("list_direct_reports", {"employee_id": "EMP-0009"}))
     assert [r["name"] for r in reports] == ["Grace Okafor", hr.state.employees["EMP-0011"].name]
-    chain = ok(hr.call("get_reporting_chain", {"employee_id": "EMP-0004"}))
+    chain = data(hr.call("get_reporting_chain", {"employee_id": "EMP-0004"}))
     assert [c["id"] for c in chain] == ["EMP-0003", "EMP-0002", "EMP-0001"]
-    chart = ok(hr.call("get_org_chart", {"depth": 2}))
+    chart = data(hr.call("get_org_chart", {"depth": 2}))
     assert chart["id"] == "EMP-0001"
     coo = next(n for n in chart["reports"] if n["id"] == "EMP-0002")
     assert {n["id"] for n in coo["reports"]} == {"EMP-0003", "EMP-0009", "EMP-0014", "EMP-0017"}
     assert "reports" not in coo["reports"][0]
-    sub = ok(hr.call("get_org_chart", {"root_employee_id": "EMP-0006", "depth": 1}))
+    sub = data(hr.call("get_org_chart", {"root_employee_id": "EMP-0006", "depth": 1}))
     assert [r["id"] for r in sub["reports"]] == ["EMP-0007", "EMP-0008"]
-    assert ok(hr.call("find_common_manager", {"employee_id_a": "EMP-0004", "employee_id_b": "EMP-0018"}))["id"] == "EMP-0002"
-    assert ok(hr.call("find_common_manager", {"employee_id_a": "EMP-0004", "employee_id_b": "EMP-0007"}))["id"] == "EMP-0001"
-    err(hr.call("find_common_manager", {"employee_id_a": "EMP-0001", "employee_id_b": "EMP-0004"}), 404)
+    assert data(hr.call("find_common_manager", {"employee_id_a": "EMP-0004", "employee_id_b": "EMP-0018"}))["id"] == "EMP-0002"
+    assert data(hr.call("find_common_manager", {"employee_id_a": "EMP-0004", "employee_id_b": "EMP-0007"}))["id"] == "EMP-0001"
+    failed(hr.call("find_common_manager", {"employee_id_a": "EMP-0001", "employee_id_b": "EMP-0004"}), 404)
 
 
 def test_create_employee(hr):
-    new = ok(hr.call("create_employee", {
+    new = data(hr.call("create_employee", {
         "name": "Dana Whitfield", "email": "dana.whitfield@company.example", "title": "Billing Specialist",
         "department": "billing operations", "manager_email": "priya.raman@company.example",
         "location": "Austin", "start_date": "2026-02-02", "phone": "+15125550177"}))
     assert new["id"] == "EMP-0023" and new["department"] == "Billing Operations"
     assert new["start_date"] == "2026-02-02" and new["status"] == "active"
-    assert "EMP-0023" in [r["id"] for r in ok(hr.call("list_direct_reports", {"employee_id": "EMP-0003"}))]
+    assert "EMP-0023" in [r["id"] for r in data(hr.call("list_direct_reports", {"employee_id": "EMP-0003"}))]
     base = {"name": "X Y", "title": "T", "manager_email": "priya.raman@company.example", "location": "Austin",
             "start_date": "2026-02-02"}
-    err(hr.call("create_employee", {**base, "email": "marcus.bell@company.example", "department": "Finance"}), 409)
-    err(hr.call("create_employee", {**base, "email": "x@company.example", "department": "Marketing"}), 400)
-    err(hr.call("create_employee", {**base, "email": "x@company.example", "department": "Finance",
+    failed(hr.call("create_employee", {**base, "email": "marcus.bell@company.example", "department": "Finance"}), 409)
+    failed(hr.call("create_employee", {**base, "email": "x@company.example", "department": "Marketing"}), 400)
+    failed(hr.call("create_employee", {**base, "email": "x@company.example", "department": "Finance",
                                     "manager_email": "ghost@company.example"}), 404)
-    err(hr.call("create_employee", {"name": "X"}), 400)
+    failed(hr.call("create_employee", {"name": "X"}), 400)
 
 
 def test_update_employee_and_cycle_rollback(hr):
-    upd = ok(hr.call("update_employee", {"employee_id": "EMP-0004", "title": "Senior Billing Specialist",
+    upd = data(hr.call("update_employee", {"employee_id": "EMP-0004", "title": "Senior Billing Specialist",
                                          "location": "Chicago"}))
     assert upd["title"] == "Senior Billing Specialist" and upd["location"] == "Chicago"
-    moved = ok(hr.call("update_employee", {"employee_id": "EMP-0004", "manager_email": "daniel.cho@company.example",
+    moved = data(hr.call("update_employee", {"employee_id": "EMP-0004", "manager_email": "daniel.cho@company.example",
                                            "department": "Logistics"}))
     assert moved["manager_email"] == "daniel.cho@company.example" and moved["department"] == "Logistics"
     before = hr.state_dict()
     # The COO managing their own report's report would be a cycle.
-    err(hr.call("update_employee", {"employee_id": "EMP-0002", "manager_email": "priya.raman@company.example"}), 409)
-    err(hr.call("update_employee", {"employee_id": "EMP-0004"}), 400)
+    failed(hr.call("update_employee", {"employee_id": "EMP-0002", "manager_email": "priya.raman@company.example"}), 409)
+    failed(hr.call("update_employee", {"employee_id": "EMP-0004"}), 400)
     assert hr.state_dict() == before
 
 
 def test_terminate_employee_with_reassignment(hr):
-    msg = err(hr.call("terminate_employee", {"employee_id": "EMP-0003", "end_date": "2026-01-31"}), 409)
+    msg = failed(hr.call("terminate_employee", {"employee_id": "EMP-0003", "end_date": "2026-01-31"}), 409)
     assert "marcus.bell@company.example" in msg
     coo = hr.state.employees["EMP-0002"].email
-    out = ok(hr.call("terminate_employee", {"employee_id": "EMP-0003", "end_date": "2026-01-31",
+    out = data(hr.call("terminate_employee", {"employee_id": "EMP-0003", "end_date": "2026-01-31",
                                             "reassign_reports_to": coo}))
     assert out["status"] == "terminated" and out["reassigned_reports"] == ["EMP-0004", "EMP-0005"]
     assert hr.state.employees["EMP-0004"].manager_email == coo
-    err(hr.call("terminate_employee", {"employee_id": "EMP-0003", "end_date": "2026-01-31"}), 409)
-    err(hr.call("update_employee", {"employee_id": "EMP-0003", "title": "x"}), 409)
-    err(hr.call("terminate_employee", {"employee_id": "EMP-0004", "end_date": "1990-01-01"}), 422)
+    failed(hr.call("terminate_employee", {"employee_id": "EMP-0003", "end_date": "2026-01-31"}), 409)
+    failed(hr.call("update_employee", {"employee_id": "EMP-0003", "title": "x"}), 409)
+    failed(hr.call("terminate_employee", {"employee_id": "EMP-0004", "end_date": "1990-01-01"}), 422)
     assert hr.call("no_such_tool", {})["error"]["code"] == 404

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _svc_asserts import data, error, error_code
 
 from compoworld_gym.envs.services.inventory import Inventory
 
@@ -10,16 +11,6 @@ from compoworld_gym.envs.services.inventory import Inventory
 @pytest.fixture
 def svc(make_service):
     return make_service(Inventory)
-
-
-def data(r):
-    assert r["success"], r
-    return r["data"]
-
-
-def code(r):
-    assert not r["success"], r
-    return r["error"]["code"]
 
 
 def level(svc, wh, sku):
@@ -41,8 +32,8 @@ def test_list_warehouses_and_get_stock(svc):
     assert got["total_on_hand"] == sum(level(svc, w, "KB-MECH-01").on_hand for w in ("WH-EAST", "WH-WEST", "WH-CENT"))
     one = data(svc.call("get_stock", {"sku": "KB-MECH-01", "warehouse_id": "WH-WEST"}))
     assert [x["warehouse_id"] for x in one["levels"]] == ["WH-WEST"]
-    assert code(svc.call("get_stock", {"sku": "NOPE"})) == 404
-    assert code(svc.call("get_stock", {"sku": "KB-MECH-01", "warehouse_id": "WH-MARS"})) == 404
+    assert error_code(svc.call("get_stock", {"sku": "NOPE"})) == 404
+    assert error_code(svc.call("get_stock", {"sku": "KB-MECH-01", "warehouse_id": "WH-MARS"})) == 404
 
 
 def test_list_stock_needs_reorder(svc):
@@ -57,11 +48,11 @@ def test_adjust_stock(svc):
     adj = data(svc.call("adjust_stock", {"sku": "MS-WL-02", "warehouse_id": "WH-WEST", "quantity_delta": 5,
                                          "reason": "received", "note": "PO-0004"}))
     assert adj["on_hand"] == before + 5 and adj["id"] == "ADJ-0007" and adj["reason"] == "received"
-    assert code(svc.call("adjust_stock", {"sku": "MS-WL-02", "warehouse_id": "WH-WEST",
+    assert error_code(svc.call("adjust_stock", {"sku": "MS-WL-02", "warehouse_id": "WH-WEST",
                                           "quantity_delta": -(before + 6), "reason": "lost"})) == 409
-    assert code(svc.call("adjust_stock", {"sku": "MS-WL-02", "warehouse_id": "WH-WEST", "quantity_delta": 0,
+    assert error_code(svc.call("adjust_stock", {"sku": "MS-WL-02", "warehouse_id": "WH-WEST", "quantity_delta": 0,
                                           "reason": "lost"})) == 400
-    assert code(svc.call("adjust_stock", {"sku": "MS-WL-02", "warehouse_id": "WH-WEST", "quantity_delta": 1,
+    assert error_code(svc.call("adjust_stock", {"sku": "MS-WL-02", "warehouse_id": "WH-WEST", "quantity_delta": 1,
                                           "reason": "stolen"})) == 400
     log = data(svc.call("list_adjustments", {"sku": "MS-WL-02", "warehouse_id": "WH-WEST", "limit": 1}))
     assert log[0]["id"] == "ADJ-0007" and log[0]["delta"] == 5
@@ -72,7 +63,7 @@ def test_cannot_remove_reserved_units(svc):
     assert lv.reserved >= 1
     r = svc.call("adjust_stock", {"sku": "HS-NC-13", "warehouse_id": "WH-EAST",
                                   "quantity_delta": -(lv.on_hand - lv.reserved + 1), "reason": "damaged"})
-    assert code(r) == 409 and "reserved" in r["error"]["message"]
+    assert error_code(r) == 409 and "reserved" in r["error"]["message"]
 
 
 def test_transfer_stock(svc):
@@ -87,9 +78,9 @@ def test_transfer_stock(svc):
     data(svc.call("transfer_stock", {"sku": "DK-STD-06", "from_warehouse_id": "WH-EAST",
                                      "to_warehouse_id": "WH-CENT", "quantity": 1}))
     assert level(svc, "WH-CENT", "DK-STD-06").on_hand == 1
-    assert code(svc.call("transfer_stock", {"sku": "KB-MECH-01", "from_warehouse_id": "WH-WEST",
+    assert error_code(svc.call("transfer_stock", {"sku": "KB-MECH-01", "from_warehouse_id": "WH-WEST",
                                             "to_warehouse_id": "WH-WEST", "quantity": 1})) == 400
-    assert code(svc.call("transfer_stock", {"sku": "KB-MECH-01", "from_warehouse_id": "WH-WEST",
+    assert error_code(svc.call("transfer_stock", {"sku": "KB-MECH-01", "from_warehouse_id": "WH-WEST",
                                             "to_warehouse_id": "WH-CENT", "quantity": 10_000})) == 409
 
 
@@ -107,12 +98,12 @@ def test_reservation_lifecycle(svc):
     assert [x["id"] for x in data(svc.call("list_stock_reservations", {"order_id": "ORD-0013"}))] == ["RSV-0009"]
     done = data(svc.call("fulfill_reservation", {"reservation_id": "RSV-0009"}))
     assert done["status"] == "fulfilled" and done["on_hand"] == on_hand - 2
-    assert code(svc.call("fulfill_reservation", {"reservation_id": "RSV-0009"})) == 409
+    assert error_code(svc.call("fulfill_reservation", {"reservation_id": "RSV-0009"})) == 409
     rel = data(svc.call("release_reservation", {"reservation_id": "RSV-0001"}))
     assert rel["status"] == "released"
-    assert code(svc.call("release_reservation", {"reservation_id": "RSV-0001"})) == 409
-    assert code(svc.call("release_reservation", {"reservation_id": "RSV-9999"})) == 404
-    assert code(svc.call("reserve_stock", {"sku": "WC-HD-12", "warehouse_id": "WH-WEST", "quantity": 10_000,
+    assert error_code(svc.call("release_reservation", {"reservation_id": "RSV-0001"})) == 409
+    assert error_code(svc.call("release_reservation", {"reservation_id": "RSV-9999"})) == 404
+    assert error_code(svc.call("reserve_stock", {"sku": "WC-HD-12", "warehouse_id": "WH-WEST", "quantity": 10_000,
                                            "order_id": "ORD-0013"})) == 409
     assert len(data(svc.call("list_stock_reservations", {"status": "active"}))) == 7
 
@@ -121,23 +112,22 @@ def test_set_reorder_point(svc):
     got = data(svc.call("set_reorder_point", {"sku": "NB-A5-08", "warehouse_id": "WH-EAST", "reorder_point": 1000,
                                               "reorder_quantity": 600}))
     assert (got["reorder_point"], got["reorder_quantity"], got["needs_reorder"]) == (1000, 600, True)
-    assert code(svc.call("set_reorder_point", {"sku": "NB-A5-08", "warehouse_id": "WH-EAST", "reorder_point": 100,
+    assert error_code(svc.call("set_reorder_point", {"sku": "NB-A5-08", "warehouse_id": "WH-EAST", "reorder_point": 100,
                                                "reorder_quantity": 10})) == 422
-    assert code(svc.call("set_reorder_point", {"sku": "NB-A5-08", "warehouse_id": "WH-EAST",
+    assert error_code(svc.call("set_reorder_point", {"sku": "NB-A5-08", "warehouse_id": "WH-EAST",
                                                "reorder_point": -1})) == 400
 
 
 def test_failed_write_rolls_back(svc):
     before = svc.state_dict()
-    assert code(svc.call("reserve_stock", {"sku": "KB-MECH-01", "warehouse_id": "WH-EAST", "quantity": 99_999,
+    assert error_code(svc.call("reserve_stock", {"sku": "KB-MECH-01", "warehouse_id": "WH-EAST", "quantity": 99_999,
                                            "order_id": "ORD-0001"})) == 409
-    assert code(svc.call("adjust_stock", {"sku": "KB-MECH-01", "warehouse_id": "WH-NOPE", "quantity_delta": 1,
+    assert error_code(svc.call("adjust_stock", {"sku": "KB-MECH-01", "warehouse_id": "WH-NOPE", "quantity_delta": 1,
                                           "reason": "received"})) == 404
     assert svc.state_dict() == before
 
 
 def test_unit_counts_beyond_a_million_are_a_400_naming_the_field(svc):
-    from _svc_asserts import error
 
     e = error(svc, "adjust_stock", {"sku": "MS-WL-02", "warehouse_id": "WH-CENT", "quantity_delta": 10**30,
                                      "reason": "received"})

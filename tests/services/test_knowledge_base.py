@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from _svc_asserts import data, failed
 
 from compoworld_gym.envs.services._company import STAFF, TEAMS
 from compoworld_gym.envs.services.knowledge_base import KnowledgeBase
@@ -13,16 +14,6 @@ from compoworld_gym.envs.services.knowledge_base import KnowledgeBase
 @pytest.fixture
 def kb(make_service):
     return make_service(KnowledgeBase)
-
-
-def ok(result):
-    assert result["success"] is True, result
-    return result["data"]
-
-
-def err(result, code):
-    assert result["success"] is False and result["error"]["code"] == code, result
-    return result["error"]["message"]
 
 
 def test_seed_is_deterministic_and_consistent(kb, make_service):
@@ -49,84 +40,84 @@ def test_seed_varies_thresholds_with_seed(make_service):
 
 
 def test_search_articles_filters(kb):
-    hits = ok(kb.call("search_articles", {"query": "refund"}))
+    hits = data(kb.call("search_articles", {"query": "refund"}))
     assert [h["id"] for h in hits] == ["KB-0003", "KB-0004", "KB-0011"]
     assert "body" not in hits[0] and hits[0]["snippet"].startswith("Refunds over $1000")
-    published = ok(kb.call("search_articles", {"category": "billing", "status": "published"}))
+    published = data(kb.call("search_articles", {"category": "billing", "status": "published"}))
     assert [h["id"] for h in published] == ["KB-0002", "KB-0011"]
-    assert [h["id"] for h in ok(kb.call("search_articles", {"tag": "GDPR"}))] == ["KB-0009"]
-    assert ok(kb.call("search_articles", {"query": "refund approval", "status": "archived"}))[0]["id"] == "KB-0003"
-    assert len(ok(kb.call("search_articles", {"limit": 2}))) == 2
-    assert ok(kb.call("search_articles", {"query": "no such words zzz"})) == []
-    err(kb.call("search_articles", {"limit": 0}), 400)
-    err(kb.call("search_articles", {"status": "deleted"}), 400)
+    assert [h["id"] for h in data(kb.call("search_articles", {"tag": "GDPR"}))] == ["KB-0009"]
+    assert data(kb.call("search_articles", {"query": "refund approval", "status": "archived"}))[0]["id"] == "KB-0003"
+    assert len(data(kb.call("search_articles", {"limit": 2}))) == 2
+    assert data(kb.call("search_articles", {"query": "no such words zzz"})) == []
+    failed(kb.call("search_articles", {"limit": 0}), 400)
+    failed(kb.call("search_articles", {"status": "deleted"}), 400)
 
 
 def test_get_article_latest_version_wins(kb):
-    current = ok(kb.call("get_article", {"article_id": "KB-0002"}))
+    current = data(kb.call("get_article", {"article_id": "KB-0002"}))
     assert current["status"] == "published" and current["version"] == 2
     assert current["facts"]["priority"] == "high" and "priority high" in current["body"]
     assert "#billing-escalations" in current["body"] and current["facts"]["channel"] == "billing-escalations"
-    old = ok(kb.call("get_article", {"article_id": "KB-0001"}))
+    old = data(kb.call("get_article", {"article_id": "KB-0001"}))
     assert old["status"] == "archived" and old["superseded_by"] == "KB-0002" and old["facts"]["priority"] == "urgent"
-    refund = ok(kb.call("get_article", {"article_id": "KB-0004"}))
+    refund = data(kb.call("get_article", {"article_id": "KB-0004"}))
     assert refund["facts"]["approval_threshold_usd"] == "500" and "Refunds over $500" in refund["body"]
-    assert "not found" in err(kb.call("get_article", {"article_id": "KB-9999"}), 404)
-    err(kb.call("get_article", {}), 400)
+    assert "not found" in failed(kb.call("get_article", {"article_id": "KB-9999"}), 404)
+    failed(kb.call("get_article", {}), 400)
 
 
 def test_list_categories(kb):
-    cats = {c["category"]: (c["published"], c["total"]) for c in ok(kb.call("list_categories", {}))}
+    cats = {c["category"]: (c["published"], c["total"]) for c in data(kb.call("list_categories", {}))}
     assert cats == {"billing": (2, 3), "refunds": (1, 2), "shipping": (1, 2), "accounts": (1, 1), "vip": (2, 3),
                     "privacy": (1, 1), "incidents": (1, 1), "general": (0, 0)}
 
 
 def test_create_article(kb, today):
-    art = ok(kb.call("create_article", {
+    art = data(kb.call("create_article", {
         "title": "Weekend coverage", "category": "general", "body": "Weekend tickets go to #support-escalations.",
         "owner_team": "support", "owner_email": "luis.ortega@company.example", "tags": ["weekend"]}))
     assert art["id"] == "KB-0014" and art["version"] == 1 and art["status"] == "draft"
     assert art["updated_on"] == today.isoformat()
     assert kb.state.articles["KB-0014"].tags == ["weekend"] and kb.state.counters["KB"] == 15
     before = kb.state_dict()
-    assert "KB-0002" in err(kb.call("create_article", {
+    assert "KB-0002" in failed(kb.call("create_article", {
         "title": "overdue billing tickets", "body": "x", "owner_team": "billing",
         "owner_email": "priya.raman@company.example"}), 409)
     assert kb.state_dict() == before
-    err(kb.call("create_article", {"title": "T", "body": "b", "owner_team": "x", "owner_email": "nope"}), 400)
-    err(kb.call("create_article", {"title": "T", "body": "b", "owner_team": "x",
+    failed(kb.call("create_article", {"title": "T", "body": "b", "owner_team": "x", "owner_email": "nope"}), 400)
+    failed(kb.call("create_article", {"title": "T", "body": "b", "owner_team": "x",
                                    "owner_email": "a@b.example", "status": "archived"}), 400)
 
 
 def test_update_article_bumps_version(kb, today):
-    art = ok(kb.call("update_article", {"article_id": "KB-0005", "body": "Delays over 4 days: notify #shipping-ops.",
+    art = data(kb.call("update_article", {"article_id": "KB-0005", "body": "Delays over 4 days: notify #shipping-ops.",
                                          "owner_email": "grace.okafor@company.example"}))
     assert art["version"] == 2 and art["updated_on"] == today.isoformat()
     assert art["body"].startswith("Delays over 4 days") and art["owner_email"] == "grace.okafor@company.example"
-    pub = ok(kb.call("update_article", {"article_id": "KB-0013", "status": "published"}))
+    pub = data(kb.call("update_article", {"article_id": "KB-0013", "status": "published"}))
     assert pub["status"] == "published" and pub["version"] == 2
 
 
 def test_update_article_errors_roll_back(kb):
     before = kb.state_dict()
-    assert "archived" in err(kb.call("update_article", {"article_id": "KB-0001", "body": "x"}), 409)
-    assert "nothing to update" in err(kb.call("update_article", {"article_id": "KB-0005"}), 400)
-    err(kb.call("update_article", {"article_id": "KB-0005", "title": "Chargebacks"}), 409)
-    err(kb.call("update_article", {"article_id": "KB-0404", "body": "x"}), 404)
-    err(kb.call("update_article", {"article_id": "KB-0005", "status": "archived"}), 400)
+    assert "archived" in failed(kb.call("update_article", {"article_id": "KB-0001", "body": "x"}), 409)
+    assert "nothing to update" in failed(kb.call("update_article", {"article_id": "KB-0005"}), 400)
+    failed(kb.call("update_article", {"article_id": "KB-0005", "title": "Chargebacks"}), 409)
+    failed(kb.call("update_article", {"article_id": "KB-0404", "body": "x"}), 404)
+    failed(kb.call("update_article", {"article_id": "KB-0005", "status": "archived"}), 400)
     assert kb.state_dict() == before
 
 
 def test_archive_article(kb, today):
-    new = ok(kb.call("create_article", {"title": "Chargebacks v2", "category": "billing", "body": "Answer in 3 days.",
+    new = data(kb.call("create_article", {"title": "Chargebacks v2", "category": "billing", "body": "Answer in 3 days.",
                                         "owner_team": "finance", "owner_email": "elena.petrova@company.example",
                                         "status": "published"}))
-    arch = ok(kb.call("archive_article", {"article_id": "KB-0011", "superseded_by": new["id"]}))
+    arch = data(kb.call("archive_article", {"article_id": "KB-0011", "superseded_by": new["id"]}))
     assert arch["status"] == "archived" and arch["superseded_by"] == "KB-0014"
     assert arch["updated_on"] == today.isoformat()
     before = kb.state_dict()
-    assert "already archived" in err(kb.call("archive_article", {"article_id": "KB-0011"}), 409)
-    err(kb.call("archive_article", {"article_id": "KB-0006", "superseded_by": "KB-0001"}), 400)
-    err(kb.call("archive_article", {"article_id": "KB-0006", "superseded_by": "KB-0006"}), 400)
-    err(kb.call("archive_article", {"article_id": "KB-0006", "superseded_by": "KB-0999"}), 404)
+    assert "already archived" in failed(kb.call("archive_article", {"article_id": "KB-0011"}), 409)
+    failed(kb.call("archive_article", {"article_id": "KB-0006", "superseded_by": "KB-0001"}), 400)
+    failed(kb.call("archive_article", {"article_id": "KB-0006", "superseded_by": "KB-0006"}), 400)
+    failed(kb.call("archive_article", {"article_id": "KB-0006", "superseded_by": "KB-0999"}), 404)
     assert kb.state_dict() == before

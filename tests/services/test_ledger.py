@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _svc_asserts import data, error, error_code
 
 from compoworld_gym.envs.services.ledger import Ledger
 
@@ -10,16 +11,6 @@ from compoworld_gym.envs.services.ledger import Ledger
 @pytest.fixture
 def svc(make_service):
     return make_service(Ledger)
-
-
-def data(r):
-    assert r["success"], r
-    return r["data"]
-
-
-def code(r):
-    assert not r["success"], r
-    return r["error"]["code"]
 
 
 def sale(amount, day="2026-01-10", debit="1100", credit="4000"):
@@ -39,8 +30,8 @@ def test_list_and_create_accounts(svc):
     assert [a["id"] for a in data(svc.call("list_accounts", {"type": "liability"}))] == ["2000", "2100", "2200"]
     acc = data(svc.call("create_account", {"account_id": "6600", "name": "Marketing", "type": "expense"}))
     assert (acc["id"], acc["balance"]) == ("6600", 0.0)
-    assert code(svc.call("create_account", {"account_id": "6600", "name": "Dup", "type": "expense"})) == 409
-    assert code(svc.call("create_account", {"account_id": "66", "name": "Bad", "type": "expense"})) == 400
+    assert error_code(svc.call("create_account", {"account_id": "6600", "name": "Dup", "type": "expense"})) == 409
+    assert error_code(svc.call("create_account", {"account_id": "66", "name": "Bad", "type": "expense"})) == 400
 
 
 def test_post_balanced_entry_moves_balances(svc):
@@ -59,16 +50,16 @@ def test_post_balanced_entry_moves_balances(svc):
 def test_entry_rules(svc):
     unbalanced = sale(100)
     unbalanced["lines"][1]["credit"] = 99.99
-    assert code(svc.call("create_journal_entry", unbalanced)) == 422
+    assert error_code(svc.call("create_journal_entry", unbalanced)) == 422
     both = sale(100)
     both["lines"][0]["credit"] = 5
-    assert code(svc.call("create_journal_entry", both)) == 400
-    assert code(svc.call("create_journal_entry", sale(10, debit="9999"))) == 404
-    assert code(svc.call("create_journal_entry", sale(10, day="2026-02-01"))) == 422
-    assert code(svc.call("create_journal_entry", sale(10, day="2025-11-20"))) == 409
+    assert error_code(svc.call("create_journal_entry", both)) == 400
+    assert error_code(svc.call("create_journal_entry", sale(10, debit="9999"))) == 404
+    assert error_code(svc.call("create_journal_entry", sale(10, day="2026-02-01"))) == 422
+    assert error_code(svc.call("create_journal_entry", sale(10, day="2025-11-20"))) == 409
     one_line = sale(10)
     one_line["lines"] = one_line["lines"][:1]
-    assert code(svc.call("create_journal_entry", one_line)) == 400
+    assert error_code(svc.call("create_journal_entry", one_line)) == 400
 
 
 def test_void_entry(svc):
@@ -76,9 +67,9 @@ def test_void_entry(svc):
     e = data(svc.call("create_journal_entry", sale(50, debit="1000")))
     v = data(svc.call("void_journal_entry", {"entry_id": e["id"], "reason": "posted twice"}))
     assert v["status"] == "voided" and svc.state.accounts["1000"].balance == cash
-    assert code(svc.call("void_journal_entry", {"entry_id": e["id"], "reason": "again"})) == 409
+    assert error_code(svc.call("void_journal_entry", {"entry_id": e["id"], "reason": "again"})) == 409
     nov = next(x.id for x in svc.state.entries.values() if x.entry_date.strftime("%Y-%m") == "2025-11")
-    assert code(svc.call("void_journal_entry", {"entry_id": nov, "reason": "closed"})) == 409
+    assert error_code(svc.call("void_journal_entry", {"entry_id": nov, "reason": "closed"})) == 409
     posted = data(svc.call("list_journal_entries", {"status": "voided"}))
     assert [x["id"] for x in posted] == [e["id"]]
 
@@ -90,31 +81,30 @@ def test_balance_as_of_and_income_statement(svc):
     assert round(now - before, 2) == 200.0
     inc = data(svc.call("get_income_statement", {"date_from": "2026-01-14", "date_to": "2026-01-14"}))
     assert (inc["revenue"], inc["expenses"], inc["net_income"]) == (200.0, 0.0, 200.0)
-    assert code(svc.call("get_income_statement", {"date_from": "2026-01-14", "date_to": "2026-01-01"})) == 422
-    assert code(svc.call("get_account_balance", {"account_id": "0000"})) == 404
+    assert error_code(svc.call("get_income_statement", {"date_from": "2026-01-14", "date_to": "2026-01-01"})) == 422
+    assert error_code(svc.call("get_account_balance", {"account_id": "0000"})) == 404
 
 
 def test_close_and_reopen_periods(svc):
     assert data(svc.call("close_period", {"period": "2025-12"}))["closed_periods"] == ["2025-11", "2025-12"]
-    assert code(svc.call("close_period", {"period": "2025-12"})) == 409
-    assert code(svc.call("close_period", {"period": "2026-01"})) == 422
-    assert code(svc.call("close_period", {"period": "2025-13"})) == 400
-    assert code(svc.call("create_journal_entry", sale(10, day="2025-12-31"))) == 409
+    assert error_code(svc.call("close_period", {"period": "2025-12"})) == 409
+    assert error_code(svc.call("close_period", {"period": "2026-01"})) == 422
+    assert error_code(svc.call("close_period", {"period": "2025-13"})) == 400
+    assert error_code(svc.call("create_journal_entry", sale(10, day="2025-12-31"))) == 409
     assert data(svc.call("reopen_period", {"period": "2025-12"}))["closed_periods"] == ["2025-11"]
-    assert code(svc.call("reopen_period", {"period": "2025-12"})) == 409
+    assert error_code(svc.call("reopen_period", {"period": "2025-12"})) == 409
 
 
 def test_failed_write_rolls_back(svc):
     before = svc.state_dict()
     bad = sale(10)
     bad["lines"].append({"account_id": "6000", "debit": 1})
-    assert code(svc.call("create_journal_entry", bad)) == 422
+    assert error_code(svc.call("create_journal_entry", bad)) == 422
     assert svc.state_dict() == before
 
 
 @pytest.mark.parametrize("amount", [1e308, "inf", 1_000_000_000.01])
 def test_out_of_range_line_amounts_are_a_400_naming_the_line(svc, amount):
-    from _svc_asserts import error
 
     err = error(svc, "create_journal_entry", sale(amount))
     assert err["code"] == 400 and "lines.0.debit" in err["message"]

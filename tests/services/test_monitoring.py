@@ -3,22 +3,13 @@
 from __future__ import annotations
 
 import pytest
+from _svc_asserts import data, failed
 
 from compoworld_gym.envs.services.monitoring import Monitoring
 
 KENJI = "kenji.watanabe@company.example"  # payments level 1
 RACHEL = "rachel.adeyemi@company.example"  # payments level 2
 CARLA = "carla.jensen@company.example"  # engineering manager, level 3 everywhere
-
-
-def ok(result):
-    assert result["success"], result
-    return result["data"]
-
-
-def err(result, code):
-    assert not result["success"] and result["error"]["code"] == code, result
-    return result["error"]["message"]
 
 
 @pytest.fixture
@@ -36,78 +27,78 @@ def test_seed(make_service):
 
 
 def test_oncall_and_policies(svc):
-    rows = ok(svc.call("list_oncalls", {"service": "checkout-api"}))
+    rows = data(svc.call("list_oncalls", {"service": "checkout-api"}))
     assert rows == [{"service": "checkout-api", "team": "payments", "escalation_policy_id": "EP-PAYMENTS",
                      "oncalls": [{"level": 1, "email": KENJI}, {"level": 2, "email": RACHEL},
                                  {"level": 3, "email": CARLA}]}]
-    assert len(ok(svc.call("list_oncalls", {}))) == 7
-    err(svc.call("list_oncalls", {"service": "nope"}), 404)
-    pols = ok(svc.call("list_escalation_policies", {}))
+    assert len(data(svc.call("list_oncalls", {}))) == 7
+    failed(svc.call("list_oncalls", {"service": "nope"}), 404)
+    pols = data(svc.call("list_escalation_policies", {}))
     assert [p["id"] for p in pols] == ["EP-PLATFORM", "EP-PAYMENTS", "EP-STOREFRONT", "EP-DATA"]
 
 
 def test_alert_lifecycle(svc):
-    alerts = ok(svc.call("list_alerts", {"status": "triggered"}))
+    alerts = data(svc.call("list_alerts", {"status": "triggered"}))
     assert alerts and [a["triggered_at"] for a in alerts] == sorted((a["triggered_at"] for a in alerts), reverse=True)
     target = next(a for a in alerts if a["incident_id"] is None)
-    assert ok(svc.call("get_alert", {"alert_id": target["id"]}))["monitor"] == target["monitor"]
-    acked = ok(svc.call("acknowledge_alert", {"alert_id": target["id"], "user_email": KENJI}))
+    assert data(svc.call("get_alert", {"alert_id": target["id"]}))["monitor"] == target["monitor"]
+    acked = data(svc.call("acknowledge_alert", {"alert_id": target["id"], "user_email": KENJI}))
     assert (acked["status"], acked["acknowledged_by"]) == ("acknowledged", KENJI)
-    err(svc.call("acknowledge_alert", {"alert_id": target["id"], "user_email": KENJI}), 409)
-    err(svc.call("acknowledge_alert", {"alert_id": "ALR-0001", "user_email": "stranger@x.io"}), 400)
-    done = ok(svc.call("resolve_alert", {"alert_id": target["id"], "user_email": RACHEL}))
+    failed(svc.call("acknowledge_alert", {"alert_id": target["id"], "user_email": KENJI}), 409)
+    failed(svc.call("acknowledge_alert", {"alert_id": "ALR-0001", "user_email": "stranger@x.io"}), 400)
+    done = data(svc.call("resolve_alert", {"alert_id": target["id"], "user_email": RACHEL}))
     assert (done["status"], done["resolved_by"], done["resolved_at"]) == ("resolved", RACHEL, "2026-01-15T09:00:00")
-    err(svc.call("resolve_alert", {"alert_id": target["id"], "user_email": RACHEL}), 409)
-    err(svc.call("get_alert", {"alert_id": "ALR-0999"}), 404)
-    assert all(a["severity"] == "warning" for a in ok(svc.call("list_alerts", {"severity": "warning"})))
+    failed(svc.call("resolve_alert", {"alert_id": target["id"], "user_email": RACHEL}), 409)
+    failed(svc.call("get_alert", {"alert_id": "ALR-0999"}), 404)
+    assert all(a["severity"] == "warning" for a in data(svc.call("list_alerts", {"severity": "warning"})))
 
 
 def test_create_and_work_an_incident(svc):
     free = [a for a in svc.state.alerts.values() if a.status == "triggered" and a.incident_id is None]
     alert = free[0]
-    inc = ok(svc.call("create_incident", {"title": "Checkout errors", "service": alert.service, "priority": "P1",
+    inc = data(svc.call("create_incident", {"title": "Checkout errors", "service": alert.service, "priority": "P1",
                                           "alert_ids": [alert.id], "user_email": KENJI}))
     level1 = svc.state.policies[svc.state.services[alert.service].escalation_policy_id].levels[0]
     assert (inc["status"], inc["assignee_email"], inc["escalation_level"]) == ("triggered", level1, 1)
     assert svc.state.alerts[alert.id].incident_id == inc["id"]
-    err(svc.call("create_incident", {"title": "Dup", "service": alert.service, "alert_ids": [alert.id],
+    failed(svc.call("create_incident", {"title": "Dup", "service": alert.service, "alert_ids": [alert.id],
                                      "user_email": KENJI}), 409)
     other = next(s for s in svc.state.services if s != alert.service)
-    err(svc.call("create_incident", {"title": "x", "service": other, "alert_ids": [alert.id],
+    failed(svc.call("create_incident", {"title": "x", "service": other, "alert_ids": [alert.id],
                                      "user_email": KENJI}), 400)
-    err(svc.call("create_incident", {"title": "x", "service": "nope", "user_email": KENJI}), 404)
+    failed(svc.call("create_incident", {"title": "x", "service": "nope", "user_email": KENJI}), 404)
     iid = inc["id"]
-    assert ok(svc.call("acknowledge_incident", {"incident_id": iid, "user_email": level1}))["status"] == "acknowledged"
-    err(svc.call("acknowledge_incident", {"incident_id": iid, "user_email": level1}), 409)
-    note = ok(svc.call("add_note_to_incident", {"incident_id": iid, "user_email": level1,
+    assert data(svc.call("acknowledge_incident", {"incident_id": iid, "user_email": level1}))["status"] == "acknowledged"
+    failed(svc.call("acknowledge_incident", {"incident_id": iid, "user_email": level1}), 409)
+    note = data(svc.call("add_note_to_incident", {"incident_id": iid, "user_email": level1,
                                                 "content": "Rolling back deploy"}))
     assert note["content"] == "Rolling back deploy" and note["incident_id"] == iid
-    res = ok(svc.call("resolve_incident", {"incident_id": iid, "user_email": level1, "resolution": "Rolled back"}))
+    res = data(svc.call("resolve_incident", {"incident_id": iid, "user_email": level1, "resolution": "Rolled back"}))
     assert res["status"] == "resolved" and res["resolution"] == "Rolled back"
     assert svc.state.alerts[alert.id].status == "resolved"
-    full = ok(svc.call("get_incident", {"incident_id": iid}))
+    full = data(svc.call("get_incident", {"incident_id": iid}))
     assert [n["content"] for n in full["notes"]] == ["Incident opened: Checkout errors", "Acknowledged.",
                                                      "Rolling back deploy", "Resolved: Rolled back"]
-    err(svc.call("resolve_incident", {"incident_id": iid, "user_email": level1, "resolution": "x"}), 409)
-    assert iid in {i["id"] for i in ok(svc.call("list_incidents", {"status": "resolved"}))}
+    failed(svc.call("resolve_incident", {"incident_id": iid, "user_email": level1, "resolution": "x"}), 409)
+    assert iid in {i["id"] for i in data(svc.call("list_incidents", {"status": "resolved"}))}
 
 
 def test_escalate_and_reassign(svc):
-    inc = ok(svc.call("create_incident", {"title": "Payments down", "service": "payments-service",
+    inc = data(svc.call("create_incident", {"title": "Payments down", "service": "payments-service",
                                           "user_email": KENJI}))
     iid = inc["id"]
-    ok(svc.call("acknowledge_incident", {"incident_id": iid, "user_email": KENJI}))
-    up = ok(svc.call("escalate_incident", {"incident_id": iid, "user_email": KENJI, "reason": "need help"}))
+    data(svc.call("acknowledge_incident", {"incident_id": iid, "user_email": KENJI}))
+    up = data(svc.call("escalate_incident", {"incident_id": iid, "user_email": KENJI, "reason": "need help"}))
     assert (up["escalation_level"], up["assignee_email"], up["status"]) == (2, RACHEL, "triggered")
-    up = ok(svc.call("escalate_incident", {"incident_id": iid, "user_email": RACHEL, "reason": "still down"}))
+    up = data(svc.call("escalate_incident", {"incident_id": iid, "user_email": RACHEL, "reason": "still down"}))
     assert (up["escalation_level"], up["assignee_email"]) == (3, CARLA)
     before = svc.state_dict()
-    err(svc.call("escalate_incident", {"incident_id": iid, "user_email": CARLA, "reason": "x"}), 409)
+    failed(svc.call("escalate_incident", {"incident_id": iid, "user_email": CARLA, "reason": "x"}), 409)
     assert svc.state_dict() == before  # rolled back: no note, no clock tick
-    moved = ok(svc.call("reassign_incident", {"incident_id": iid, "assignee_email": KENJI, "user_email": CARLA}))
+    moved = data(svc.call("reassign_incident", {"incident_id": iid, "assignee_email": KENJI, "user_email": CARLA}))
     assert moved["assignee_email"] == KENJI
-    err(svc.call("reassign_incident", {"incident_id": iid, "assignee_email": KENJI, "user_email": CARLA}), 409)
-    err(svc.call("reassign_incident", {"incident_id": iid, "assignee_email": "x@y.io", "user_email": CARLA}), 400)
-    mine = ok(svc.call("list_incidents", {"assignee_email": KENJI, "service": "payments-service"}))
+    failed(svc.call("reassign_incident", {"incident_id": iid, "assignee_email": KENJI, "user_email": CARLA}), 409)
+    failed(svc.call("reassign_incident", {"incident_id": iid, "assignee_email": "x@y.io", "user_email": CARLA}), 400)
+    mine = data(svc.call("list_incidents", {"assignee_email": KENJI, "service": "payments-service"}))
     assert iid in {i["id"] for i in mine} and "notes" not in mine[0]
-    err(svc.call("get_incident", {"incident_id": "INC-0999"}), 404)
+    failed(svc.call("get_incident", {"incident_id": "INC-0999"}), 404)

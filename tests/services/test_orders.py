@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _svc_asserts import data, error, error_code
 
 from compoworld_gym.envs.services._commerce import order_book
 from compoworld_gym.envs.services.orders import Orders
@@ -11,16 +12,6 @@ from compoworld_gym.envs.services.orders import Orders
 @pytest.fixture
 def svc(make_service):
     return make_service(Orders)
-
-
-def data(r):
-    assert r["success"], r
-    return r["data"]
-
-
-def code(r):
-    assert not r["success"], r
-    return r["error"]["code"]
 
 
 NEW = {"customer_name": "Olivia Martinez", "customer_email": "olivia.martinez@gmail.com",
@@ -49,7 +40,7 @@ def test_list_and_get(svc, today):
     sku = order_book(today)[0].lines[0].sku
     assert "ORD-0001" in {o["id"] for o in data(svc.call("list_orders", {"sku": sku}))}
     assert data(svc.call("get_order", {"order_id": "ORD-0010"}))["cancel_reason"] == "Customer ordered the wrong item."
-    assert code(svc.call("get_order", {"order_id": "ORD-0999"})) == 404
+    assert error_code(svc.call("get_order", {"order_id": "ORD-0999"})) == 404
 
 
 def test_quote_and_create(svc):
@@ -58,25 +49,25 @@ def test_quote_and_create(svc):
     o = data(svc.call("create_order", NEW))
     assert (o["id"], o["status"], o["subtotal"], o["total"]) == ("ORD-0013", "pending", 209.95, 215.94)
     assert [ln["amount"] for ln in o["items"]] == [179.98, 29.97]
-    assert code(svc.call("create_order", {**NEW, "items": [{"sku": "NOPE-1", "quantity": 1}]})) == 404
+    assert error_code(svc.call("create_order", {**NEW, "items": [{"sku": "NOPE-1", "quantity": 1}]})) == 404
     dup = [{"sku": "KB-MECH-01", "quantity": 1}, {"sku": "kb-mech-01", "quantity": 1}]
-    assert code(svc.call("create_order", {**NEW, "items": dup})) == 400
-    assert code(svc.call("create_order", {**NEW, "items": []})) == 400
+    assert error_code(svc.call("create_order", {**NEW, "items": dup})) == 400
+    assert error_code(svc.call("create_order", {**NEW, "items": []})) == 400
 
 
 def test_payment_fulfilment_delivery(svc):
-    assert code(svc.call("fulfill_order", {"order_id": "ORD-0009", "carrier": "ups",
+    assert error_code(svc.call("fulfill_order", {"order_id": "ORD-0009", "carrier": "ups",
                                            "tracking_number": "1Z1"})) == 400
-    assert code(svc.call("fulfill_order", {"order_id": "ORD-0009", "carrier": "ups",
+    assert error_code(svc.call("fulfill_order", {"order_id": "ORD-0009", "carrier": "ups",
                                            "tracking_number": "1ZX9"})) == 409
     assert data(svc.call("mark_order_paid", {"order_id": "ORD-0009", "payment_id": "PI-0014"}))["status"] == "paid"
-    assert code(svc.call("mark_order_paid", {"order_id": "ORD-0009", "payment_id": "PI-0014"})) == 409
+    assert error_code(svc.call("mark_order_paid", {"order_id": "ORD-0009", "payment_id": "PI-0014"})) == 409
     f = data(svc.call("fulfill_order", {"order_id": "ORD-0009", "carrier": "fedex", "tracking_number": "771291000014"}))
     assert (f["status"], f["carrier"], f["tracking_number"]) == ("fulfilled", "fedex", "771291000014")
-    assert code(svc.call("update_shipping_address", {"order_id": "ORD-0009", "shipping_address": "1 Main St",
+    assert error_code(svc.call("update_shipping_address", {"order_id": "ORD-0009", "shipping_address": "1 Main St",
                                                      "city": "Reno", "postal_code": "89501"})) == 409
     assert data(svc.call("mark_delivered", {"order_id": "ORD-0009"}))["status"] == "delivered"
-    assert code(svc.call("mark_delivered", {"order_id": "ORD-0009"})) == 409
+    assert error_code(svc.call("mark_delivered", {"order_id": "ORD-0009"})) == 409
 
 
 def test_address_and_notes(svc):
@@ -93,33 +84,32 @@ def test_cancel_rules(svc):
     assert (c["status"], c["refund_due"], c["refunded_amount"]) == ("cancelled", total, total)
     p = data(svc.call("cancel_order", {"order_id": "ORD-0008", "reason": "Never paid"}))
     assert p["refund_due"] == 0.0
-    assert code(svc.call("cancel_order", {"order_id": "ORD-0003", "reason": "late"})) == 409
+    assert error_code(svc.call("cancel_order", {"order_id": "ORD-0003", "reason": "late"})) == 409
 
 
 def test_refund_rules(svc):
     total = svc.state.orders["ORD-0001"].total
     part = data(svc.call("refund_order", {"order_id": "ORD-0001", "amount": 10.004}))
     assert (part["status"], part["refunded_now"], part["refunded_amount"]) == ("partially_refunded", 10.0, 10.0)
-    assert code(svc.call("refund_order", {"order_id": "ORD-0001", "amount": total})) == 422
+    assert error_code(svc.call("refund_order", {"order_id": "ORD-0001", "amount": total})) == 422
     rest = data(svc.call("refund_order", {"order_id": "ORD-0001"}))
     assert rest["status"] == "refunded" and rest["refunded_now"] == round(total - 10.0, 2)
     assert rest["refunded_amount"] == total
-    assert code(svc.call("refund_order", {"order_id": "ORD-0001", "amount": 1})) == 409
-    assert code(svc.call("refund_order", {"order_id": "ORD-0011"})) == 409
-    assert code(svc.call("refund_order", {"order_id": "ORD-0008"})) == 409
+    assert error_code(svc.call("refund_order", {"order_id": "ORD-0001", "amount": 1})) == 409
+    assert error_code(svc.call("refund_order", {"order_id": "ORD-0011"})) == 409
+    assert error_code(svc.call("refund_order", {"order_id": "ORD-0008"})) == 409
 
 
 def test_failed_write_rolls_back(svc):
     before = svc.state_dict()
-    assert code(svc.call("refund_order", {"order_id": "ORD-0002", "amount": 99_999})) == 422
-    assert code(svc.call("create_order", {**NEW, "items": [{"sku": "KB-MECH-01", "quantity": 1},
+    assert error_code(svc.call("refund_order", {"order_id": "ORD-0002", "amount": 99_999})) == 422
+    assert error_code(svc.call("create_order", {**NEW, "items": [{"sku": "KB-MECH-01", "quantity": 1},
                                                           {"sku": "GONE-1", "quantity": 1}]})) == 404
     assert svc.state_dict() == before
 
 
 @pytest.mark.parametrize("amount", [1e308, "Infinity", 0.001])
 def test_out_of_range_refund_amounts_are_a_400_naming_amount(svc, amount):
-    from _svc_asserts import error
 
     err = error(svc, "refund_order", {"order_id": "ORD-0001", "amount": amount})
     assert err["code"] == 400 and "'amount'" in err["message"]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _svc_asserts import data, error, failed
 
 from compoworld_gym.envs.services.payroll import PayEmployee, Payroll, compute_summary
 
@@ -10,17 +11,6 @@ from compoworld_gym.envs.services.payroll import PayEmployee, Payroll, compute_s
 @pytest.fixture
 def pay(make_service):
     return make_service(Payroll)
-
-
-def ok(res):
-    assert res["success"], res
-    return res["data"]
-
-
-def err(res, code):
-    assert not res["success"], res
-    assert res["error"]["code"] == code, res
-    return res["error"]["message"]
 
 
 def test_compute_summary_tax_model():
@@ -37,93 +27,92 @@ def test_compute_summary_tax_model():
 
 
 def test_runs_listing_and_totals(pay):
-    runs = ok(pay.call("list_pay_runs", {}))
+    runs = data(pay.call("list_pay_runs", {}))
     assert [r["id"] for r in runs] == ["PAY-0005", "PAY-0004", "PAY-0003", "PAY-0002", "PAY-0001"]
     assert runs[0]["status"] == "draft" and runs[0]["period_start"] == "2026-01-01"
     assert runs[0]["period_end"] == "2026-01-15" and runs[0]["pay_date"] == "2026-01-20"
     assert runs[1]["status"] == "paid" and runs[1]["approved_by"] == "elena.petrova@company.example"
     assert runs[0]["employees"] == 22
-    assert [r["id"] for r in ok(pay.call("list_pay_runs", {"year": 2025}))] == ["PAY-0003", "PAY-0002", "PAY-0001"]
-    assert [r["id"] for r in ok(pay.call("list_pay_runs", {"status": "draft"}))] == ["PAY-0005"]
-    run = ok(pay.call("get_pay_run", {"payroll_id": "PAY-0004"}))
+    assert [r["id"] for r in data(pay.call("list_pay_runs", {"year": 2025}))] == ["PAY-0003", "PAY-0002", "PAY-0001"]
+    assert [r["id"] for r in data(pay.call("list_pay_runs", {"status": "draft"}))] == ["PAY-0005"]
+    run = data(pay.call("get_pay_run", {"payroll_id": "PAY-0004"}))
     assert run["total_gross_pay"] == round(sum(s["gross_pay"] for s in run["summaries"]), 2)
-    fin = ok(pay.call("get_pay_run", {"payroll_id": "PAY-0004", "department": "finance"}))
+    fin = data(pay.call("get_pay_run", {"payroll_id": "PAY-0004", "department": "finance"}))
     assert {s["employee_id"] for s in fin["summaries"]} == {"EMP-0006", "EMP-0007", "EMP-0008"}
-    err(pay.call("get_pay_run", {"payroll_id": "PAY-0099"}), 404)
+    failed(pay.call("get_pay_run", {"payroll_id": "PAY-0099"}), 404)
 
 
 def test_employee_views(pay):
-    comp = ok(pay.call("get_employee_compensation", {"employee_id": "EMP-0004"}))
+    comp = data(pay.call("get_employee_compensation", {"employee_id": "EMP-0004"}))
     assert comp["name"] == "Marcus Bell" and comp["pay_type"] == "hourly" and comp["tax_state"] == "TX"
-    hourly = ok(pay.call("list_payroll_employees", {"pay_type": "hourly"}))
+    hourly = data(pay.call("list_payroll_employees", {"pay_type": "hourly"}))
     assert {e["id"] for e in hourly} >= {"EMP-0004", "EMP-0005"}
-    assert len(ok(pay.call("list_payroll_employees", {"department": "Finance"}))) == 3
-    s = ok(pay.call("get_pay_summary", {"payroll_id": "PAY-0003", "employee_id": "EMP-0006"}))
+    assert len(data(pay.call("list_payroll_employees", {"department": "Finance"}))) == 3
+    s = data(pay.call("get_pay_summary", {"payroll_id": "PAY-0003", "employee_id": "EMP-0006"}))
     assert s["gross_pay"] == round(pay.state.employees["EMP-0006"].annual_salary / 24, 2)
-    hist = ok(pay.call("get_employee_pay_history", {"employee_id": "EMP-0006", "limit": 2}))
+    hist = data(pay.call("get_employee_pay_history", {"employee_id": "EMP-0006", "limit": 2}))
     assert [h["payroll_id"] for h in hist] == ["PAY-0005", "PAY-0004"]
-    ytd = ok(pay.call("get_year_to_date", {"employee_id": "EMP-0006", "year": 2025}))
+    ytd = data(pay.call("get_year_to_date", {"employee_id": "EMP-0006", "year": 2025}))
     expect = sum(pay.state.runs[r].summaries["EMP-0006"].gross_pay for r in ("PAY-0001", "PAY-0002", "PAY-0003"))
     assert ytd["paid_runs"] == 3 and ytd["total_gross_pay"] == round(expect, 2)
-    err(pay.call("get_pay_summary", {"payroll_id": "PAY-0003", "employee_id": "EMP-0999"}), 404)
+    failed(pay.call("get_pay_summary", {"payroll_id": "PAY-0003", "employee_id": "EMP-0999"}), 404)
 
 
 def test_corrections_audit_and_final_runs(pay):
-    seeded = ok(pay.call("list_corrections", {}))
+    seeded = data(pay.call("list_corrections", {}))
     assert [c["kind"] for c in seeded] == ["bonus", "reimbursement", "deduction"]
     assert all(len(c["note"]) >= 10 for c in seeded)
-    assert [c["id"] for c in ok(pay.call("list_corrections", {"payroll_id": "PAY-0005"}))] == ["COR-0003"]
+    assert [c["id"] for c in data(pay.call("list_corrections", {"payroll_id": "PAY-0005"}))] == ["COR-0003"]
     before = pay.state_dict()
-    msg = err(pay.call("add_correction", {"payroll_id": "PAY-0004", "employee_id": "EMP-0007", "kind": "bonus",
+    msg = failed(pay.call("add_correction", {"payroll_id": "PAY-0004", "employee_id": "EMP-0007", "kind": "bonus",
                                           "amount": 100, "note": "Spot bonus for audit",
                                           "author_email": "elena.petrova@company.example"}), 409)
     assert "PAY-0005" in msg
-    err(pay.call("add_correction", {"payroll_id": "PAY-0005", "employee_id": "EMP-0007", "kind": "bonus",
+    failed(pay.call("add_correction", {"payroll_id": "PAY-0005", "employee_id": "EMP-0007", "kind": "bonus",
                                     "amount": 100, "note": "short", "author_email": "e@company.example"}), 400)
-    err(pay.call("add_correction", {"payroll_id": "PAY-0005", "employee_id": "EMP-0007", "kind": "bonus",
+    failed(pay.call("add_correction", {"payroll_id": "PAY-0005", "employee_id": "EMP-0007", "kind": "bonus",
                                     "amount": -100, "note": "Negative bonus test", "author_email": "e@company.example"}), 400)
-    err(pay.call("add_correction", {"payroll_id": "PAY-0005", "employee_id": "EMP-0007", "kind": "deduction",
+    failed(pay.call("add_correction", {"payroll_id": "PAY-0005", "employee_id": "EMP-0007", "kind": "deduction",
                                     "amount": 40000, "note": "Would make net negative", "author_email": "e@company.example"}), 409)
     assert pay.state_dict() == before
     old = pay.state.runs["PAY-0005"].summaries["EMP-0007"]
-    out = ok(pay.call("add_correction", {"payroll_id": "PAY-0005", "employee_id": "EMP-0007", "kind": "bonus",
+    out = data(pay.call("add_correction", {"payroll_id": "PAY-0005", "employee_id": "EMP-0007", "kind": "bonus",
                                          "amount": 500, "note": "Year-end spot bonus",
                                          "author_email": "elena.petrova@company.example"}))
     assert out["id"] == "COR-0004" and out["summary"]["gross_pay"] == round(old.gross_pay + 500, 2)
-    rev = ok(pay.call("reverse_correction", {"correction_id": "COR-0004", "note": "Entered on wrong run",
+    rev = data(pay.call("reverse_correction", {"correction_id": "COR-0004", "note": "Entered on wrong run",
                                              "author_email": "elena.petrova@company.example"}))
     assert rev["reversed"] and "Entered on wrong run" in rev["note"]
     assert rev["summary"]["gross_pay"] == old.gross_pay and rev["summary"]["net_pay"] == old.net_pay
-    err(pay.call("reverse_correction", {"correction_id": "COR-0004", "note": "Second reversal",
+    failed(pay.call("reverse_correction", {"correction_id": "COR-0004", "note": "Second reversal",
                                         "author_email": "e@company.example"}), 409)
-    err(pay.call("reverse_correction", {"correction_id": "COR-0001", "note": "Paid run reversal",
+    failed(pay.call("reverse_correction", {"correction_id": "COR-0001", "note": "Paid run reversal",
                                         "author_email": "e@company.example"}), 409)
-    err(pay.call("reverse_correction", {"correction_id": "COR-0999", "note": "Unknown correction",
+    failed(pay.call("reverse_correction", {"correction_id": "COR-0999", "note": "Unknown correction",
                                         "author_email": "e@company.example"}), 404)
 
 
 def test_hours_compensation_and_approval(pay):
     rate = pay.state.employees["EMP-0004"].hourly_rate
-    s = ok(pay.call("update_hours", {"payroll_id": "PAY-0005", "employee_id": "EMP-0004", "hours": 80,
+    s = data(pay.call("update_hours", {"payroll_id": "PAY-0005", "employee_id": "EMP-0004", "hours": 80,
                                      "note": "Timesheet corrected by lead"}))
     assert s["hours"] == 80.0 and s["base_pay"] == round(80 * rate, 2)
-    err(pay.call("update_hours", {"payroll_id": "PAY-0005", "employee_id": "EMP-0006", "hours": 80,
+    failed(pay.call("update_hours", {"payroll_id": "PAY-0005", "employee_id": "EMP-0006", "hours": 80,
                                   "note": "Salaried employee hours"}), 400)
-    comp = ok(pay.call("update_compensation", {"employee_id": "EMP-0006", "annual_salary": 240000,
+    comp = data(pay.call("update_compensation", {"employee_id": "EMP-0006", "annual_salary": 240000,
                                                "note": "Promotion to CFO approved by CEO"}))
     assert comp["recalculated_runs"] == ["PAY-0005"]
     assert pay.state.runs["PAY-0005"].summaries["EMP-0006"].base_pay == 10000.0
     assert pay.state.runs["PAY-0004"].summaries["EMP-0006"].base_pay != 10000.0  # paid runs untouched
-    err(pay.call("update_compensation", {"employee_id": "EMP-0006", "hourly_rate": 50, "note": "Wrong pay type"}), 400)
-    err(pay.call("approve_pay_run", {"payroll_id": "PAY-0005", "approver_email": "marcus.bell@company.example"}), 409)
-    run = ok(pay.call("approve_pay_run", {"payroll_id": "PAY-0005", "approver_email": "tomas.lindqvist@company.example"}))
+    failed(pay.call("update_compensation", {"employee_id": "EMP-0006", "hourly_rate": 50, "note": "Wrong pay type"}), 400)
+    failed(pay.call("approve_pay_run", {"payroll_id": "PAY-0005", "approver_email": "marcus.bell@company.example"}), 409)
+    run = data(pay.call("approve_pay_run", {"payroll_id": "PAY-0005", "approver_email": "tomas.lindqvist@company.example"}))
     assert run["status"] == "approved" and run["approved_by"] == "tomas.lindqvist@company.example"
-    err(pay.call("update_hours", {"payroll_id": "PAY-0005", "employee_id": "EMP-0004", "hours": 70,
+    failed(pay.call("update_hours", {"payroll_id": "PAY-0005", "employee_id": "EMP-0004", "hours": 70,
                                   "note": "Too late for this"}), 409)
 
 
 def test_a_correction_that_rounds_to_zero_is_a_400(pay):
-    from _svc_asserts import error
 
     e = error(pay, "add_correction", {"payroll_id": "PAY-0005", "employee_id": "EMP-0007", "kind": "adjustment",
                                       "amount": 0.004, "note": "Rounding test adjustment",
@@ -132,7 +121,6 @@ def test_a_correction_that_rounds_to_zero_is_a_400(pay):
 
 
 def test_pay_is_rounded_half_up_on_the_decimal_product(pay):
-    from _svc_asserts import error
 
     from compoworld_gym.envs.services.payroll import PayEmployee, compute_summary
 
@@ -142,6 +130,6 @@ def test_pay_is_rounded_half_up_on_the_decimal_product(pay):
     e = error(pay, "update_compensation", {"employee_id": "EMP-0001", "note": "Annual merit increase",
                                            "annual_salary": 0.004})
     assert e["code"] == 400 and "'annual_salary'" in e["message"]
-    out = ok(pay.call("update_compensation", {"employee_id": "EMP-0001", "note": "Annual merit increase",
+    out = data(pay.call("update_compensation", {"employee_id": "EMP-0001", "note": "Annual merit increase",
                                               "annual_salary": 150000.125}))
     assert out["annual_salary"] == 150000.13

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from _svc_asserts import data, error_code
 
 from compoworld_gym.envs.services.procurement import Procurement
 
@@ -13,16 +14,6 @@ GRACE, DANIEL, TOMAS, ELENA = ("grace.okafor@company.example", "daniel.cho@compa
 @pytest.fixture
 def svc(make_service):
     return make_service(Procurement)
-
-
-def data(r):
-    assert r["success"], r
-    return r["data"]
-
-
-def code(r):
-    assert not r["success"], r
-    return r["error"]["code"]
 
 
 def po(svc, qty=10, cost=41.2, requester=GRACE):
@@ -39,11 +30,11 @@ def test_policy_and_vendors(svc):
     assert [v["id"] for v in data(svc.call("list_vendors", {"active": False}))] == ["VEN-0006"]
     assert [v["id"] for v in data(svc.call("list_vendors", {"category": "electronics"}))] == ["VEN-0001", "VEN-0005"]
     assert data(svc.call("get_vendor", {"vendor_id": "VEN-0003"}))["category"] == "stationery"
-    assert code(svc.call("get_vendor", {"vendor_id": "VEN-0999"})) == 404
+    assert error_code(svc.call("get_vendor", {"vendor_id": "VEN-0999"})) == 404
     v = data(svc.call("create_vendor", {"name": "Acme Cables", "email": "orders@acme.example",
                                         "phone": "+1 555 0100", "category": "accessories"}))
     assert (v["id"], v["payment_terms"]) == ("VEN-0007", "net30")
-    assert code(svc.call("create_vendor", {"name": "acme cables", "email": "a@b.example", "phone": "55501",
+    assert error_code(svc.call("create_vendor", {"name": "acme cables", "email": "a@b.example", "phone": "55501",
                                            "category": "x"})) == 409
 
 
@@ -55,7 +46,7 @@ def test_seed_pos(svc):
         assert p.approver_email != p.requester_email
     got = data(svc.call("get_purchase_order", {"po_id": "PO-0006"}))
     assert got["lines"][0]["received_quantity"] == got["lines"][0]["quantity"]
-    assert code(svc.call("get_purchase_order", {"po_id": "PO-0999"})) == 404
+    assert error_code(svc.call("get_purchase_order", {"po_id": "PO-0999"})) == 404
     sku = got["lines"][0]["sku"]
     assert "PO-0006" in {p["id"] for p in data(svc.call("list_purchase_orders", {"sku": sku}))}
 
@@ -65,40 +56,40 @@ def test_create_rules(svc):
     assert (p["id"], p["status"], p["total"]) == ("PO-0011", "draft", 441.43)
     assert [ln["amount"] for ln in p["lines"]] == [412.0, 29.43]
     base = {"requester_email": GRACE, "lines": [{"sku": "X-1", "quantity": 1, "unit_cost": 1}]}
-    assert code(svc.call("create_purchase_order", {**base, "vendor_id": "VEN-0006"})) == 409
-    assert code(svc.call("create_purchase_order", {**base, "vendor_id": "VEN-0001", "ship_to": "WH-MOON"})) == 404
-    assert code(svc.call("create_purchase_order", {**base, "vendor_id": "VEN-0001",
+    assert error_code(svc.call("create_purchase_order", {**base, "vendor_id": "VEN-0006"})) == 409
+    assert error_code(svc.call("create_purchase_order", {**base, "vendor_id": "VEN-0001", "ship_to": "WH-MOON"})) == 404
+    assert error_code(svc.call("create_purchase_order", {**base, "vendor_id": "VEN-0001",
                                                    "expected_date": "2026-01-01"})) == 422
     dup = {**base, "vendor_id": "VEN-0001", "lines": base["lines"] * 2}
-    assert code(svc.call("create_purchase_order", dup)) == 400
+    assert error_code(svc.call("create_purchase_order", dup)) == 400
 
 
 def test_auto_approval_send_and_receive(svc):
     po(svc)
     assert data(svc.call("submit_purchase_order", {"po_id": "PO-0011"}))["status"] == "approved"
-    assert code(svc.call("submit_purchase_order", {"po_id": "PO-0011"})) == 409
+    assert error_code(svc.call("submit_purchase_order", {"po_id": "PO-0011"})) == 409
     sent = data(svc.call("send_purchase_order", {"po_id": "PO-0011"}))
     assert sent["status"] == "ordered" and sent["sent_to"] == svc.state.vendors["VEN-0001"].email
     part = data(svc.call("receive_goods", {"po_id": "PO-0011", "sku": "KB-MECH-01", "quantity": 10}))
     assert part["status"] == "partially_received"
-    assert code(svc.call("receive_goods", {"po_id": "PO-0011", "sku": "MS-WL-02", "quantity": 4})) == 422
-    assert code(svc.call("receive_goods", {"po_id": "PO-0011", "sku": "HS-NC-13", "quantity": 1})) == 404
-    assert code(svc.call("cancel_purchase_order", {"po_id": "PO-0011", "reason": "x"})) == 409
+    assert error_code(svc.call("receive_goods", {"po_id": "PO-0011", "sku": "MS-WL-02", "quantity": 4})) == 422
+    assert error_code(svc.call("receive_goods", {"po_id": "PO-0011", "sku": "HS-NC-13", "quantity": 1})) == 404
+    assert error_code(svc.call("cancel_purchase_order", {"po_id": "PO-0011", "reason": "x"})) == 409
     done = data(svc.call("receive_goods", {"po_id": "PO-0011", "sku": "ms-wl-02", "quantity": 3}))
     assert done["status"] == "received"
-    assert code(svc.call("receive_goods", {"po_id": "PO-0011", "sku": "MS-WL-02", "quantity": 1})) == 409
+    assert error_code(svc.call("receive_goods", {"po_id": "PO-0011", "sku": "MS-WL-02", "quantity": 1})) == 409
 
 
 def test_approval_thresholds(svc):
     po(svc, qty=200, requester=DANIEL)  # 8240 + 29.43
     sub = data(svc.call("submit_purchase_order", {"po_id": "PO-0011"}))
     assert (sub["status"], sub["total"]) == ("pending_approval", 8269.43)
-    assert code(svc.call("approve_purchase_order", {"po_id": "PO-0011", "approver_email": TOMAS})) == 422
-    assert code(svc.call("approve_purchase_order", {"po_id": "PO-0011", "approver_email": DANIEL})) == 422
-    assert code(svc.call("approve_purchase_order", {"po_id": "PO-0011", "approver_email": GRACE})) == 422
+    assert error_code(svc.call("approve_purchase_order", {"po_id": "PO-0011", "approver_email": TOMAS})) == 422
+    assert error_code(svc.call("approve_purchase_order", {"po_id": "PO-0011", "approver_email": DANIEL})) == 422
+    assert error_code(svc.call("approve_purchase_order", {"po_id": "PO-0011", "approver_email": GRACE})) == 422
     ok = data(svc.call("approve_purchase_order", {"po_id": "PO-0011", "approver_email": ELENA}))
     assert (ok["status"], ok["approver_email"]) == ("approved", ELENA)
-    assert code(svc.call("approve_purchase_order", {"po_id": "PO-0011", "approver_email": ELENA})) == 409
+    assert error_code(svc.call("approve_purchase_order", {"po_id": "PO-0011", "approver_email": ELENA})) == 409
 
 
 def test_reject_and_cancel(svc):
@@ -108,14 +99,14 @@ def test_reject_and_cancel(svc):
     assert (r["status"], r["decision_note"]) == ("rejected", "Budget")
     c = data(svc.call("cancel_purchase_order", {"po_id": "PO-0001", "reason": "Not needed"}))
     assert c["status"] == "cancelled"
-    assert code(svc.call("cancel_purchase_order", {"po_id": "PO-0001", "reason": "again"})) == 409
-    assert code(svc.call("send_purchase_order", {"po_id": "PO-0001"})) == 409
+    assert error_code(svc.call("cancel_purchase_order", {"po_id": "PO-0001", "reason": "again"})) == 409
+    assert error_code(svc.call("send_purchase_order", {"po_id": "PO-0001"})) == 409
 
 
 def test_failed_write_rolls_back(svc):
     before = svc.state_dict()
-    assert code(svc.call("receive_goods", {"po_id": "PO-0005", "sku": "NOPE-1", "quantity": 1})) == 404
-    assert code(svc.call("approve_purchase_order", {"po_id": "PO-0003", "approver_email": GRACE})) == 422
+    assert error_code(svc.call("receive_goods", {"po_id": "PO-0005", "sku": "NOPE-1", "quantity": 1})) == 404
+    assert error_code(svc.call("approve_purchase_order", {"po_id": "PO-0003", "approver_email": GRACE})) == 422
     assert svc.state_dict() == before
 
 

@@ -6,21 +6,12 @@ import json
 from pathlib import Path
 
 import pytest
+from _svc_asserts import data, failed
 
 from compoworld_gym.envs.services.social import Social
 
 MOD = "acme_support"
 from compoworld_gym.specs import SPECS_PATH as SPECS  # noqa: E402
-
-
-def ok(result):
-    assert result["success"], result
-    return result["data"]
-
-
-def err(result, code):
-    assert not result["success"] and result["error"]["code"] == code, result
-    return result["error"]["message"]
 
 
 @pytest.fixture
@@ -57,92 +48,92 @@ def test_seed(make_service):
 
 
 def test_hot_threads_and_content(svc):
-    hot = ok(svc.call("fetch_reddit_hot_threads", {"subreddit": "acmestore", "limit": 3}))
+    hot = data(svc.call("fetch_reddit_hot_threads", {"subreddit": "acmestore", "limit": 3}))
     published = sorted((p for p in svc.state.posts.values() if p.subreddit == "acmestore" and p.status == "published"),
                        key=lambda p: -p.score)
     assert [h["id"] for h in hot] == [p.id for p in published[:3]]
-    assert ok(svc.call("fetch_reddit_hot_threads", {"subreddit": "r/acmestore", "limit": 3})) == hot
-    err(svc.call("fetch_reddit_hot_threads", {"subreddit": "nowhere"}), 404)
-    err(svc.call("fetch_reddit_hot_threads", {}), 400)
+    assert data(svc.call("fetch_reddit_hot_threads", {"subreddit": "r/acmestore", "limit": 3})) == hot
+    failed(svc.call("fetch_reddit_hot_threads", {"subreddit": "nowhere"}), 404)
+    failed(svc.call("fetch_reddit_hot_threads", {}), 400)
     pid = next(c.post_id for c in svc.state.comments.values() if c.parent_id)
-    post = ok(svc.call("fetch_reddit_post_content", {"post_id": pid}))
+    post = data(svc.call("fetch_reddit_post_content", {"post_id": pid}))
     assert any(c["replies"] for c in post["comments"])
-    flat = ok(svc.call("fetch_reddit_post_content", {"post_id": pid, "comment_depth": 1}))
+    flat = data(svc.call("fetch_reddit_post_content", {"post_id": pid, "comment_depth": 1}))
     assert all(c["replies"] == [] for c in flat["comments"])
-    assert ok(svc.call("fetch_reddit_post_content", {"post_id": pid, "comment_limit": 0}))["comments"] == []
-    err(svc.call("fetch_reddit_post_content", {"post_id": "PST-9999"}), 404)
+    assert data(svc.call("fetch_reddit_post_content", {"post_id": pid, "comment_limit": 0}))["comments"] == []
+    failed(svc.call("fetch_reddit_post_content", {"post_id": "PST-9999"}), 404)
 
 
 def test_search_account_subreddit(svc):
-    scheduled = ok(svc.call("search_posts", {"status": "scheduled"}))
+    scheduled = data(svc.call("search_posts", {"status": "scheduled"}))
     assert {p["id"] for p in scheduled} == {"PST-0015", "PST-0016"}
     assert all("refund" in p["title"].lower() or "refund" in p["body"].lower()
-               for p in ok(svc.call("search_posts", {"query": "REFUND"})))
-    acct = ok(svc.call("get_account", {"username": "u/acme_support"}))
+               for p in data(svc.call("search_posts", {"query": "REFUND"})))
+    acct = data(svc.call("get_account", {"username": "u/acme_support"}))
     assert acct["email"] == "support@company.example" and acct["posts"] >= 2
-    err(svc.call("get_account", {"username": "ghost"}), 404)
-    info = ok(svc.call("get_subreddit_info", {"subreddit": "acmestore"}))
+    failed(svc.call("get_account", {"username": "ghost"}), 404)
+    info = data(svc.call("get_subreddit_info", {"subreddit": "acmestore"}))
     assert info["moderators"] == ["acme_support", "jamal_wright"] and info["rules"][0] == "Be civil."
 
 
 def test_create_schedule_publish_cancel(svc):
-    post = ok(svc.call("create_post", {"subreddit": "acmestore", "author": "olivia_martinez",
+    post = data(svc.call("create_post", {"subreddit": "acmestore", "author": "olivia_martinez",
                                        "title": "Where is my order?", "body": "ORD-0003 is late", "flair": "Support"}))
     assert (post["id"], post["status"], post["score"], post["created_at"]) == (
         "PST-0017", "published", 1, "2026-01-15T09:00:00")
-    later = ok(svc.call("create_post", {"subreddit": "acmestore", "author": MOD, "title": "Sale",
+    later = data(svc.call("create_post", {"subreddit": "acmestore", "author": MOD, "title": "Sale",
                                         "scheduled_for": "2026-01-20T10:00:00"}))
     assert later["status"] == "scheduled" and later["scheduled_for"] == "2026-01-20T10:00:00"
-    err(svc.call("create_post", {"subreddit": "acmestore", "author": MOD, "title": "Old",
+    failed(svc.call("create_post", {"subreddit": "acmestore", "author": MOD, "title": "Old",
                                  "scheduled_for": "2026-01-01T10:00:00"}), 422)
-    err(svc.call("create_post", {"subreddit": "acmestore", "author": "ghost", "title": "x"}), 404)
-    pub = ok(svc.call("publish_scheduled_post", {"post_id": later["id"]}))
+    failed(svc.call("create_post", {"subreddit": "acmestore", "author": "ghost", "title": "x"}), 404)
+    pub = data(svc.call("publish_scheduled_post", {"post_id": later["id"]}))
     assert pub["status"] == "published" and pub["scheduled_for"] is None
-    err(svc.call("publish_scheduled_post", {"post_id": later["id"]}), 409)
-    gone = ok(svc.call("cancel_scheduled_post", {"post_id": "PST-0016"}))
+    failed(svc.call("publish_scheduled_post", {"post_id": later["id"]}), 409)
+    gone = data(svc.call("cancel_scheduled_post", {"post_id": "PST-0016"}))
     assert gone["title"].startswith("Winter sale") and "PST-0016" not in svc.state.posts
-    err(svc.call("cancel_scheduled_post", {"post_id": "PST-0016"}), 404)
+    failed(svc.call("cancel_scheduled_post", {"post_id": "PST-0016"}), 404)
 
 
 def test_comments_and_likes(svc):
-    c = ok(svc.call("add_comment", {"post_id": "PST-0001", "author": MOD, "body": "We're on it"}))
-    reply = ok(svc.call("add_comment", {"post_id": "PST-0001", "author": "olivia_martinez", "body": "thanks",
+    c = data(svc.call("add_comment", {"post_id": "PST-0001", "author": MOD, "body": "We're on it"}))
+    reply = data(svc.call("add_comment", {"post_id": "PST-0001", "author": "olivia_martinez", "body": "thanks",
                                         "parent_comment_id": c["id"]}))
     assert reply["parent_id"] == c["id"]
     other = next(x for x in svc.state.comments.values() if x.post_id != "PST-0001")
-    err(svc.call("add_comment", {"post_id": "PST-0001", "author": MOD, "body": "x",
+    failed(svc.call("add_comment", {"post_id": "PST-0001", "author": MOD, "body": "x",
                                  "parent_comment_id": other.id}), 422)
-    err(svc.call("add_comment", {"post_id": "PST-0015", "author": MOD, "body": "x"}), 409)  # scheduled
+    failed(svc.call("add_comment", {"post_id": "PST-0015", "author": MOD, "body": "x"}), 409)  # scheduled
     post = svc.state.posts["PST-0001"]
     liker = next(u for u in svc.state.accounts if u not in post.liked_by)
     score, karma = post.score, svc.state.accounts[post.author].karma
-    liked = ok(svc.call("like_post", {"post_id": "PST-0001", "username": liker}))
+    liked = data(svc.call("like_post", {"post_id": "PST-0001", "username": liker}))
     assert liked["score"] == score + 1 and svc.state.accounts[post.author].karma == karma + 1
-    err(svc.call("like_post", {"post_id": "PST-0001", "username": liker}), 409)
+    failed(svc.call("like_post", {"post_id": "PST-0001", "username": liker}), 409)
 
 
 def test_moderation_and_bans(svc):
     pid = next(p.id for p in svc.state.posts.values() if p.subreddit == "acmestore" and p.status == "published")
-    entry = ok(svc.call("moderate_content", {"content_id": pid, "action": "hide", "moderator": MOD,
+    entry = data(svc.call("moderate_content", {"content_id": pid, "action": "hide", "moderator": MOD,
                                              "reason": "personal data"}))
     assert (entry["id"], entry["action"], entry["target"]) == ("MOD-0001", "hide", pid)
-    assert pid not in {h["id"] for h in ok(svc.call("fetch_reddit_hot_threads", {"subreddit": "acmestore"}))}
-    err(svc.call("moderate_content", {"content_id": pid, "action": "hide", "moderator": MOD, "reason": "x"}), 409)
-    ok(svc.call("moderate_content", {"content_id": pid, "action": "unhide", "moderator": MOD, "reason": "edited"}))
-    ok(svc.call("moderate_content", {"content_id": pid, "action": "remove", "moderator": MOD, "reason": "spam"}))
-    err(svc.call("moderate_content", {"content_id": pid, "action": "unhide", "moderator": MOD, "reason": "x"}), 409)
+    assert pid not in {h["id"] for h in data(svc.call("fetch_reddit_hot_threads", {"subreddit": "acmestore"}))}
+    failed(svc.call("moderate_content", {"content_id": pid, "action": "hide", "moderator": MOD, "reason": "x"}), 409)
+    data(svc.call("moderate_content", {"content_id": pid, "action": "unhide", "moderator": MOD, "reason": "edited"}))
+    data(svc.call("moderate_content", {"content_id": pid, "action": "remove", "moderator": MOD, "reason": "spam"}))
+    failed(svc.call("moderate_content", {"content_id": pid, "action": "unhide", "moderator": MOD, "reason": "x"}), 409)
     outside = next(p.id for p in svc.state.posts.values() if p.subreddit == "productivity")
     before = svc.state_dict()
-    err(svc.call("moderate_content", {"content_id": outside, "action": "remove", "moderator": MOD,
+    failed(svc.call("moderate_content", {"content_id": outside, "action": "remove", "moderator": MOD,
                                       "reason": "x"}), 409)
     assert svc.state_dict() == before
-    err(svc.call("moderate_content", {"content_id": "CMT-9999", "action": "hide", "moderator": MOD,
+    failed(svc.call("moderate_content", {"content_id": "CMT-9999", "action": "hide", "moderator": MOD,
                                       "reason": "x"}), 404)
-    sub = ok(svc.call("ban_user", {"subreddit": "acmestore", "username": "liam_patel", "moderator": MOD,
+    sub = data(svc.call("ban_user", {"subreddit": "acmestore", "username": "liam_patel", "moderator": MOD,
                                    "reason": "harassment"}))
     assert sub["banned"] == ["liam_patel"]
-    err(svc.call("create_post", {"subreddit": "acmestore", "author": "liam_patel", "title": "hi"}), 409)
-    err(svc.call("ban_user", {"subreddit": "acmestore", "username": "liam_patel", "moderator": MOD,
+    failed(svc.call("create_post", {"subreddit": "acmestore", "author": "liam_patel", "title": "hi"}), 409)
+    failed(svc.call("ban_user", {"subreddit": "acmestore", "username": "liam_patel", "moderator": MOD,
                               "reason": "again"}), 409)
-    log = ok(svc.call("list_mod_log", {"subreddit": "acmestore"}))
+    log = data(svc.call("list_mod_log", {"subreddit": "acmestore"}))
     assert [e["action"] for e in log] == ["ban", "remove", "unhide", "hide"]

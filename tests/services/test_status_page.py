@@ -3,21 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from _svc_asserts import data, failed
 
 from compoworld_gym.envs.services._engineering import APPS
 from compoworld_gym.envs.services.status_page import StatusPage
 
 ME = "ben.foster@company.example"
-
-
-def ok(result):
-    assert result["success"], result
-    return result["data"]
-
-
-def err(result, code):
-    assert not result["success"] and result["error"]["code"] == code, result
-    return result["error"]["message"]
 
 
 @pytest.fixture
@@ -35,99 +26,99 @@ def test_seed(make_service):
 
 
 def test_summary_and_reads(svc):
-    summary = ok(svc.call("get_page_summary", {}))
+    summary = data(svc.call("get_page_summary", {}))
     assert summary["indicator"] == "major"  # one component in partial_outage
     assert [i["id"] for i in summary["unresolved_incidents"]] == ["SPI-0004"]
     assert [m["id"] for m in summary["upcoming_maintenances"]] == ["MNT-0001"]
-    broken = ok(svc.call("list_components", {"status": "partial_outage"}))
+    broken = data(svc.call("list_components", {"status": "partial_outage"}))
     assert broken == [c.model_dump() for c in svc.state.components.values() if c.status == "partial_outage"]
-    assert [i["id"] for i in ok(svc.call("list_status_incidents", {"unresolved_only": True}))] == ["SPI-0004"]
-    assert len(ok(svc.call("list_status_incidents", {"status": "resolved"}))) == 3
-    inc = ok(svc.call("get_status_incident", {"incident_id": "SPI-0004"}))
+    assert [i["id"] for i in data(svc.call("list_status_incidents", {"unresolved_only": True}))] == ["SPI-0004"]
+    assert len(data(svc.call("list_status_incidents", {"status": "resolved"}))) == 3
+    inc = data(svc.call("get_status_incident", {"incident_id": "SPI-0004"}))
     assert [u["status"] for u in inc["updates"]] == ["investigating", "identified"]
-    err(svc.call("get_status_incident", {"incident_id": "SPI-0999"}), 404)
-    assert ok(svc.call("list_maintenances", {"status": "completed"})) == []
+    failed(svc.call("get_status_incident", {"incident_id": "SPI-0999"}), 404)
+    assert data(svc.call("list_maintenances", {"status": "completed"})) == []
 
 
 def test_incident_lifecycle(svc):
-    err(svc.call("create_status_incident", {"name": "x", "body": "y", "author_email": ME,
+    failed(svc.call("create_status_incident", {"name": "x", "body": "y", "author_email": ME,
                                             "component_ids": ["CPT-0099"]}), 404)
-    err(svc.call("create_status_incident", {"name": "x", "body": "y", "author_email": ME,
+    failed(svc.call("create_status_incident", {"name": "x", "body": "y", "author_email": ME,
                                             "component_status": "under_maintenance"}), 400)
-    inc = ok(svc.call("create_status_incident", {"name": "Checkout errors", "body": "Investigating.",
+    inc = data(svc.call("create_status_incident", {"name": "Checkout errors", "body": "Investigating.",
                                                  "author_email": ME, "impact": "major", "component_ids": ["CPT-0001"],
                                                  "component_status": "major_outage",
                                                  "linked_incident_id": "INC-0003"}))
     assert inc["id"] == "SPI-0005" and inc["notified_subscribers"] == len(
-        ok(svc.call("list_subscribers", {"component_id": "CPT-0001"})))
+        data(svc.call("list_subscribers", {"component_id": "CPT-0001"})))
     assert svc.state.components["CPT-0001"].status == "major_outage"
-    assert ok(svc.call("get_page_summary", {}))["indicator"] == "critical"
-    err(svc.call("create_status_incident", {"name": "dup", "body": "y", "author_email": ME,
+    assert data(svc.call("get_page_summary", {}))["indicator"] == "critical"
+    failed(svc.call("create_status_incident", {"name": "dup", "body": "y", "author_email": ME,
                                             "linked_incident_id": "INC-0003"}), 409)
-    up = ok(svc.call("post_incident_update", {"incident_id": "SPI-0005", "status": "monitoring",
+    up = data(svc.call("post_incident_update", {"incident_id": "SPI-0005", "status": "monitoring",
                                               "body": "Fix deployed.", "author_email": ME,
                                               "component_status": "degraded_performance"}))
     assert up["status"] == "monitoring" and svc.state.components["CPT-0001"].status == "degraded_performance"
-    ok(svc.call("post_incident_update", {"incident_id": "SPI-0005", "status": "resolved", "body": "All good.",
+    data(svc.call("post_incident_update", {"incident_id": "SPI-0005", "status": "resolved", "body": "All good.",
                                          "author_email": ME}))
     assert svc.state.components["CPT-0001"].status == "operational"
     assert svc.state.incidents["SPI-0005"].resolved_at is not None
     before = svc.state_dict()
-    err(svc.call("post_incident_update", {"incident_id": "SPI-0005", "status": "identified", "body": "x",
+    failed(svc.call("post_incident_update", {"incident_id": "SPI-0005", "status": "identified", "body": "x",
                                           "author_email": ME}), 409)
     assert svc.state_dict() == before
 
 
 def test_shared_component_stays_down_until_last_incident_resolves(svc):
     cid = svc.state.incidents["SPI-0004"].component_ids[0]
-    ok(svc.call("create_status_incident", {"name": "Second", "body": "b", "author_email": ME,
+    data(svc.call("create_status_incident", {"name": "Second", "body": "b", "author_email": ME,
                                            "component_ids": [cid], "component_status": "partial_outage"}))
-    ok(svc.call("post_incident_update", {"incident_id": "SPI-0005", "status": "resolved", "body": "ok",
+    data(svc.call("post_incident_update", {"incident_id": "SPI-0005", "status": "resolved", "body": "ok",
                                          "author_email": ME}))
     assert svc.state.components[cid].status == "partial_outage"  # SPI-0004 still open
-    ok(svc.call("post_incident_update", {"incident_id": "SPI-0004", "status": "resolved", "body": "ok",
+    data(svc.call("post_incident_update", {"incident_id": "SPI-0004", "status": "resolved", "body": "ok",
                                          "author_email": ME}))
     assert svc.state.components[cid].status == "operational"
-    assert ok(svc.call("update_component_status", {"component_id": cid, "status": "degraded_performance"}))[
+    assert data(svc.call("update_component_status", {"component_id": cid, "status": "degraded_performance"}))[
         "status"] == "degraded_performance"
-    err(svc.call("update_component_status", {"component_id": cid, "status": "degraded_performance"}), 409)
-    err(svc.call("update_component_status", {"component_id": cid, "status": "broken"}), 400)
+    failed(svc.call("update_component_status", {"component_id": cid, "status": "degraded_performance"}), 409)
+    failed(svc.call("update_component_status", {"component_id": cid, "status": "broken"}), 400)
 
 
 def test_maintenance(svc):
-    err(svc.call("schedule_maintenance", {"name": "m", "component_ids": ["CPT-0002"],
+    failed(svc.call("schedule_maintenance", {"name": "m", "component_ids": ["CPT-0002"],
                                           "scheduled_for": "2026-01-10T22:00:00",
                                           "scheduled_until": "2026-01-10T23:00:00", "body": "b",
                                           "author_email": ME}), 422)
-    err(svc.call("schedule_maintenance", {"name": "m", "component_ids": ["CPT-0002"],
+    failed(svc.call("schedule_maintenance", {"name": "m", "component_ids": ["CPT-0002"],
                                           "scheduled_for": "2026-01-20T22:00:00",
                                           "scheduled_until": "2026-01-20T21:00:00", "body": "b",
                                           "author_email": ME}), 422)
-    m = ok(svc.call("schedule_maintenance", {"name": "Payments DB", "component_ids": ["CPT-0002"],
+    m = data(svc.call("schedule_maintenance", {"name": "Payments DB", "component_ids": ["CPT-0002"],
                                              "scheduled_for": "2026-01-20T22:00:00",
                                              "scheduled_until": "2026-01-20T23:30:00", "body": "Upgrade",
                                              "author_email": ME}))
     assert (m["id"], m["status"]) == ("MNT-0002", "scheduled")
-    err(svc.call("update_maintenance", {"maintenance_id": "MNT-0002", "status": "completed"}), 409)
-    ok(svc.call("update_maintenance", {"maintenance_id": "MNT-0002", "status": "in_progress"}))
+    failed(svc.call("update_maintenance", {"maintenance_id": "MNT-0002", "status": "completed"}), 409)
+    data(svc.call("update_maintenance", {"maintenance_id": "MNT-0002", "status": "in_progress"}))
     assert svc.state.components["CPT-0002"].status == "under_maintenance"
-    assert ok(svc.call("get_page_summary", {}))["indicator"] == "major"  # the open incident outranks maintenance
-    err(svc.call("cancel_maintenance", {"maintenance_id": "MNT-0002"}), 409)
-    ok(svc.call("update_maintenance", {"maintenance_id": "MNT-0002", "status": "completed"}))
+    assert data(svc.call("get_page_summary", {}))["indicator"] == "major"  # the open incident outranks maintenance
+    failed(svc.call("cancel_maintenance", {"maintenance_id": "MNT-0002"}), 409)
+    data(svc.call("update_maintenance", {"maintenance_id": "MNT-0002", "status": "completed"}))
     assert svc.state.components["CPT-0002"].status == "operational"
-    assert ok(svc.call("cancel_maintenance", {"maintenance_id": "MNT-0001"}))["status"] == "canceled"
-    err(svc.call("update_maintenance", {"maintenance_id": "MNT-0404", "status": "in_progress"}), 404)
+    assert data(svc.call("cancel_maintenance", {"maintenance_id": "MNT-0001"}))["status"] == "canceled"
+    failed(svc.call("update_maintenance", {"maintenance_id": "MNT-0404", "status": "in_progress"}), 404)
 
 
 def test_subscribers(svc):
-    n = len(ok(svc.call("list_subscribers", {})))
+    n = len(data(svc.call("list_subscribers", {})))
     assert n == 10
-    s = ok(svc.call("add_subscriber", {"email": "ops@globex.example", "component_ids": ["CPT-0001"]}))
+    s = data(svc.call("add_subscriber", {"email": "ops@globex.example", "component_ids": ["CPT-0001"]}))
     assert s == {"email": "ops@globex.example", "component_ids": ["CPT-0001"], "created_on": "2026-01-15"}
-    err(svc.call("add_subscriber", {"email": "OPS@globex.example"}), 409)
-    err(svc.call("add_subscriber", {"email": "a@b.co", "component_ids": ["CPT-0404"]}), 404)
-    assert "ops@globex.example" in {x["email"] for x in ok(svc.call("list_subscribers", {"component_id": "CPT-0001"}))}
+    failed(svc.call("add_subscriber", {"email": "OPS@globex.example"}), 409)
+    failed(svc.call("add_subscriber", {"email": "a@b.co", "component_ids": ["CPT-0404"]}), 404)
+    assert "ops@globex.example" in {x["email"] for x in data(svc.call("list_subscribers", {"component_id": "CPT-0001"}))}
     assert "ops@globex.example" not in {
-        x["email"] for x in ok(svc.call("list_subscribers", {"component_id": "CPT-0002"}))}
-    ok(svc.call("remove_subscriber", {"email": "ops@globex.example"}))
-    err(svc.call("remove_subscriber", {"email": "ops@globex.example"}), 404)
+        x["email"] for x in data(svc.call("list_subscribers", {"component_id": "CPT-0002"}))}
+    data(svc.call("remove_subscriber", {"email": "ops@globex.example"}))
+    failed(svc.call("remove_subscriber", {"email": "ops@globex.example"}), 404)
