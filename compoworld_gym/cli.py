@@ -235,7 +235,7 @@ def play(
         if terminated or truncated:
             console.print(f"reward {reward:.3f}")
             for r in info["rubric"]:
-                console.print(f"  [{'x' if r['passed'] else ' '}] {r['id']}: {r['description']}")
+                console.print(f"  [{'x' if r['passed'] else ' '}] {r['id']}: {r['description']}", markup=False)
             return
 
 
@@ -304,7 +304,8 @@ def generate(
 
 @app.command()
 def fuzz(
-    examples: int = typer.Option(1000, "--examples", min=1, help="Total state-machine runs."),
+    examples: int = typer.Option(1000, "--examples", min=1,
+                                 help="Total state-machine runs, split over the targets (at least one each)."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Campaign seed (default: random, reported)."),
     steps: Optional[int] = typer.Option(None, "--steps", min=1, help="Steps per run (default: deep profile)."),
     workers: int = typer.Option(1, "--workers", min=1, help="Parallel worker processes."),
@@ -366,6 +367,8 @@ def import_mcp_cmd(
         report = import_mcp(source or str(SPECS_PATH))
     except (SpecSourceError, FileNotFoundError) as exc:
         raise _fail(f"{exc}") from None
+    if not report["servers"]:
+        raise _fail(f"no MCP servers found in {source or SPECS_PATH}")
     report = {k: v for k, v in report.items() if k != "services"}
     if as_json:
         _print_json(report)

@@ -113,3 +113,16 @@ def test_bad_arguments_fail_cleanly(tmp_path, args, message):
     out = runner.invoke(app, args)
     assert out.exit_code == 2 and message in " ".join(out.output.split())
     assert "Traceback" not in out.output
+
+
+def test_import_mcp_empty_file_fails(tmp_path):
+    empty = tmp_path / "none.jsonl"
+    empty.write_text("")
+    out = runner.invoke(app, ["import-mcp", str(empty)])
+    assert out.exit_code == 2 and "no MCP servers" in " ".join(out.output.split())
+
+
+def test_play_shows_pass_markers():
+    out = runner.invoke(app, ["play", "--task", "builtin-chargeback"], input="Done.\n")
+    assert out.exit_code == 0, out.output
+    assert "[ ] tag:" in out.output and "[x] others_untouched:" in out.output
