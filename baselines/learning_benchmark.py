@@ -30,7 +30,17 @@ Reproduce (about 8–15 minutes on 2 busy CPU cores)::
 
     python -m compoworld_gym.baselines.learning_benchmark --json
 
-RESULTS_PLACEHOLDER
+Measured with the defaults (64 training, 16 held-out tasks, 300 SFT steps
+of batch 8, 30 GRPO steps of 4 tasks × 4 rollouts; 10 min 17 s wall on a
+busy 2-core machine), mean rubric score / strict success:
+
+========== ============= =============
+phase      train         held-out
+========== ============= =============
+before     0.000 / 0.000 0.000 / 0.000
+after SFT  0.922 / 0.844 0.906 / 0.813
+after GRPO 0.938 / 0.875 0.906 / 0.813
+========== ============= =============
 """
 
 from __future__ import annotations
