@@ -14,9 +14,10 @@ from pathlib import Path
 from typing import Any, Iterable, Literal, Optional
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from compoworld_gym.catalog import get_service
+from compoworld_gym.jsonl import parse_record
 from compoworld_gym.checks import Check, CheckResult, evaluate_checks, guard_multiplier
 from compoworld_gym.service import Service
 from compoworld_gym.world import LazyService, World
@@ -115,18 +116,12 @@ def load_tasks(path: str | Path) -> list[Task]:
 
 
 def parse_task_line(line: str, where: str = "<task>") -> Task:
-    """Parse one JSONL line into a :class:`Task`; errors name ``where``."""
-    try:
-        obj = orjson.loads(line)
-    except orjson.JSONDecodeError as exc:
-        raise TaskFileError(f"{where}: not valid JSON ({exc})") from None
-    try:
-        return Task.model_validate(obj)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        loc = ".".join(str(x) for x in first["loc"]) or "task"
-        raise TaskFileError(f"{where}: invalid task at '{loc}': {first['msg']} "
-                            f"({exc.error_count()} problem(s))") from None
+    """Parse one JSONL line into a :class:`Task`; errors name ``where``.
+
+    Raises:
+        TaskFileError: not JSON, or not a valid task.
+    """
+    return parse_record(line, Task, where, TaskFileError, "task")
 
 
 def save_tasks(tasks: Iterable[Task], path: str | Path) -> int:

@@ -30,7 +30,9 @@ from pathlib import Path
 from typing import Any, Iterator, Literal, Optional, Union
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from compoworld_gym.jsonl import parse_record
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
 
 class FunctionCall(BaseModel):
@@ -145,17 +147,7 @@ def parse_trajectory_line(line: str, where: str = "<trajectory>") -> Trajectory:
         TrajectoryFileError: not JSON, or not a valid trajectory (the
             message gives ``where`` and the first problem's location).
     """
-    try:
-        obj = orjson.loads(line)
-    except orjson.JSONDecodeError as exc:
-        raise TrajectoryFileError(f"{where}: not valid JSON ({exc})") from None
-    try:
-        return Trajectory.model_validate(obj)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        loc = ".".join(str(x) for x in first["loc"]) or "trajectory"
-        raise TrajectoryFileError(f"{where}: invalid trajectory at '{loc}': {first['msg']} "
-                                  f"({exc.error_count()} problem(s))") from None
+    return parse_record(line, Trajectory, where, TrajectoryFileError, "trajectory")
 
 
 def iter_trajectories(path: str | Path) -> Iterator[Trajectory]:
