@@ -132,10 +132,9 @@ def answer(cid: str, desc: str, *values: str) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------- guards
-def only_tickets(cid: str, helpdesk: dict[str, Any], allow_ids: list[str], desc: str,
+def only_tickets(cid: str, allow_ids: list[str], desc: str,
                  allow_new: dict[str, Any] | None = None) -> dict[str, Any]:
     """Guard: no helpdesk ticket but ``allow_ids`` changed; new tickets must match ``allow_new``."""
-    del helpdesk  # the initial state is read at evaluation time
     return {"kind": "only_changed", "id": cid, "description": desc, "service": "helpdesk",
             "collection": "tickets", "allow_ids": list(allow_ids), "allow_new": allow_new}
 

@@ -28,6 +28,19 @@ def plant_contact(crm: dict[str, Any], email: str, first: str, last: str, compan
     return cid
 
 
+def first_free_slot(cal: dict[str, Any], minutes: int, people: list[str]) -> dict[str, str]:
+    """The first slot on 2026-01-16 when all ``people`` are free (asks the calendar service itself)."""
+    probe = get_service("calendar")(cal, today=TODAY).call(
+        "find_free_slots", {"date": "2026-01-16", "duration_minutes": minutes, "attendees": people})
+    return probe["data"][0]
+
+
+def calendar_only_with(cid: str, people: list[str], desc: str) -> dict[str, Any]:
+    """Guard: no existing event changed; every new event invites only ``people``."""
+    return {"kind": "only_changed", "id": cid, "description": desc, "service": "calendar",
+            "collection": "events", "allow_new": {"attendees": {"$each": {"email": {"$in": people}}}}}
+
+
 def _by_email(email: str) -> dict[str, Any]:
     return {"filterGroups": [{"filters": [{"propertyName": "email", "operator": "EQ", "value": email}]}]}
 
@@ -85,7 +98,7 @@ def overdue_billing_escalation() -> Task:
          "description": "Nothing posted where the archived version of the rule said."},
         answer("reports_ids", "Final answer lists both tickets.", *late),
         answer_excludes("no_extra_ids", "The answer does not list tickets outside the batch.", solved, shipping),
-        only_tickets("batch_only", desk, late, "No ticket outside the batch was changed."),
+        only_tickets("batch_only", late, "No ticket outside the batch was changed."),
         mail_only_to("mail_scope", gmail, [c[0] for c in customers] + [c[4] for c in customers],
                      "Mail only to the batch's customers and account owners."),
         slack_only("chat_scope", slack, "Posts only in the billing escalations channel.", channel_id={"$in": [ch]}),
@@ -143,7 +156,7 @@ def vip_first_response() -> Task:
             answer("says_vip", "Final answer says she is a VIP.", "VIP"),
             answer_excludes("no_denial", "The answer does not deny VIP status.", "not a VIP", "not VIP",
                             "isn't a VIP", "no VIP", "not considered a VIP"),
-            only_tickets("only_this_ticket", desk, [tid], "No other ticket was changed."),
+            only_tickets("only_this_ticket", [tid], "No other ticket was changed."),
             mail_only_to("mail_scope", gmail, [email], "Mail only to Bea, CC only her account owner.",
                          cc=["jamal.wright@company.example"]),
         ],
@@ -168,9 +181,7 @@ def incident_postmortem() -> Task:
     ch = channel_id(slack, facts["channel"])
     people = ["ben.foster@company.example", "luis.ortega@company.example"]
     minutes = int(facts["postmortem_minutes"])
-    probe = get_service("calendar")(cal, today=TODAY).call(
-        "find_free_slots", {"date": "2026-01-16", "duration_minutes": minutes, "attendees": people})
-    slot = probe["data"][0] if isinstance(probe["data"], list) else probe["data"]["slots"][0]
+    slot = first_free_slot(cal, minutes, people)
     return Task(
         id="builtin-incident-postmortem", services=["knowledge_base", "slack", "gmail", "calendar"],
         distractors=distractors(8), today=TODAY,
@@ -190,9 +201,7 @@ def incident_postmortem() -> Task:
              "description": "Free time was checked before booking."},
             mail_only_to("mail_scope", gmail, [facts["email"]], "Mail only to on-call."),
             slack_only("chat_scope", slack, "Posts only in the incidents channel.", channel_id={"$in": [ch]}),
-            {"kind": "only_changed", "id": "calendar_scope", "service": "calendar", "collection": "events",
-             "allow_new": {"attendees": {"$each": {"email": {"$in": people}}}},
-             "description": "No existing event changed; new events invite only the post-mortem people."},
+            calendar_only_with("calendar_scope", people, "No existing event changed; new events invite only the post-mortem people."),
         ],
         reference=[
             call("search_articles", query="incident"),
@@ -217,9 +226,7 @@ def enterprise_escalation_call() -> Task:
     contact = plant_contact(crm, email, "Ivo", "Maric", "Stellar Steel", owner)
     minutes = int(facts["meeting_minutes"])
     people = [email, owner]
-    probe = get_service("calendar")(cal, today=TODAY).call(
-        "find_free_slots", {"date": "2026-01-16", "duration_minutes": minutes, "attendees": people})
-    slot = probe["data"][0]
+    slot = first_free_slot(cal, minutes, people)
     return Task(
         id="builtin-enterprise-escalation-call", services=["knowledge_base", "crm", "calendar"],
         distractors=distractors(8), today=TODAY, initial_state={"knowledge_base": kb, "crm": crm, "calendar": cal},
@@ -235,9 +242,7 @@ def enterprise_escalation_call() -> Task:
              "where": {"from_type": "notes", "to_type": "contacts", "to_id": contact},
              "description": "A CRM note is associated with the contact."},
             answer("reports_time", "Final answer gives the meeting time.", slot["start"][11:16]),
-            {"kind": "only_changed", "id": "calendar_scope", "service": "calendar", "collection": "events",
-             "allow_new": {"attendees": {"$each": {"email": {"$in": people}}}},
-             "description": "No existing event changed; new events invite only the customer and owner."},
+            calendar_only_with("calendar_scope", people, "No existing event changed; new events invite only the customer and owner."),
         ],
         reference=[
             call("search_articles", query="enterprise escalation"),
