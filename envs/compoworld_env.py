@@ -217,7 +217,10 @@ class CompoWorldEnv(gym.Env[str, str]):
             return obs, 0.0, True, False, self._info()
         self._steps += 1
         parsed = parse_action(action)
-        self._transcript.append(f"[agent] {action if isinstance(action, str) else repr(action)}")
+        # Only a rendering env keeps a transcript: it would otherwise hold every observation twice.
+        keep = self.render_mode == "ansi"
+        if keep:
+            self._transcript.append(f"[agent] {action if isinstance(action, str) else repr(action)}")
         terminated = False
         if parsed.error is not None:
             obs = _dumps(parsed.error)
@@ -242,7 +245,8 @@ class CompoWorldEnv(gym.Env[str, str]):
             final = self.world.states(state_check_services(self.task))
             self._results = evaluate(self.task, final, self._answer, self.world.call_log)
             reward = score(self._results)
-        self._transcript.append(f"[env] {obs}")
+        if keep:
+            self._transcript.append(f"[env] {obs}")
         return obs, reward, terminated, truncated, self._info()
 
     def _info(self) -> dict[str, Any]:
