@@ -76,7 +76,7 @@ def _easy_task(index: int, helpdesk: dict[str, Any], tid: str, status: str, tag:
         instruction=phrasing.format(tid=tid, status=status, tag=tag),
         checks=[ticket_is("status", tid, f"{tid} has status {status}.", status=status),
                 ticket_is("tag", tid, f"{tid} carries the tag {tag}.", tags={"$contains": tag}),
-                only_tickets("scope", helpdesk, [tid], "No other ticket changed, none created.")],
+                only_tickets("scope", [tid], "No other ticket changed, none created.")],
         reference=[MetaCall(name="call_tool", arguments={
             "tool_name": "update_ticket", "arguments": {"ticket_id": tid, "status": status, "add_tags": [tag]}})],
         reference_answer=f"Done: {tid} is {status}, tagged {tag}.",
