@@ -15,6 +15,7 @@ an operator object:
 ``$any``         some element of a list of objects matches a where clause
 ``$none``        no element of a list of objects matches a where clause
 ``$each``        every element of a list of objects matches a where clause
+``$some``        some element of a list of values matches a matcher (a note text)
 ``$len``         the list/string length matches a matcher
 ``$all``         every matcher of a list holds (e.g. several ``$contains``)
 ``$subset``      a list whose every element is one of the given values (ignoring case)
@@ -91,6 +92,8 @@ def match_value(value: Any, matcher: Any) -> bool:
             ok = _ordered(op, value, target)
         elif op == "$any":
             ok = isinstance(value, list) and any(matches(v, target) for v in value)
+        elif op == "$some":
+            ok = isinstance(value, list) and any(match_value(v, target) for v in value)
         elif op == "$each":
             ok = isinstance(value, list) and all(matches(v, target) for v in value)
         elif op == "$none":

@@ -1,19 +1,25 @@
 """Offline, programmatic task generation in four stages (paper §2.4).
 
-``explore`` → ``design`` → ``verify`` → ``submit``, each its own module so a
-language-model backend can replace a stage later. Per-service knowledge of
-how to plant facts and check writes lives in :mod:`.hooks`.
+``compose`` → ``explore`` → ``design`` → ``verify`` → ``submit``, each its
+own module. A task follows one business case through several services: a
+random walk over the services' relays (:mod:`.links`, declared per service
+in :mod:`.hooks`) plans the chain, the design stage plants it, follows it by
+real reads, checks counterfactually that every service's answer matters and
+words a goal-level instruction; verify replays the reference.
 
 Example:
     >>> from compoworld_gym.generation import generate_tasks
     >>> tasks = generate_tasks(2, seed=0)
     >>> len(tasks), tasks[0].meta["generator_version"]
-    (2, '1.0')
+    (2, '2.0')
 """
 
 from __future__ import annotations
 
-from compoworld_gym.generation.pipeline import TODAY, GenerationError, GenerationStats, generate_tasks
+from compoworld_gym.generation.config import ConfigError, GenerationConfig
+from compoworld_gym.generation.pipeline import (
+    TODAY, GenerationError, GenerationStats, generate_tasks, iter_tasks,
+)
 from compoworld_gym.generation.submit import GENERATOR_VERSION, build_task, submit
 from compoworld_gym.generation.verify import Verdict, verify
 
@@ -26,5 +32,5 @@ def generate_with_stats(n: int, seed: int = 0, **kwargs) -> tuple[list, dict]:
     return tasks, stats.summary()
 
 
-__all__ = ["GENERATOR_VERSION", "TODAY", "GenerationError", "GenerationStats", "Verdict", "build_task",
-           "generate_tasks", "generate_with_stats", "submit", "verify"]
+__all__ = ["ConfigError", "GENERATOR_VERSION", "GenerationConfig", "TODAY", "GenerationError", "GenerationStats",
+           "Verdict", "build_task", "generate_tasks", "generate_with_stats", "iter_tasks", "submit", "verify"]

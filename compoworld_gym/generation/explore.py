@@ -79,3 +79,8 @@ def explore(comp: Composition, seed: int, today: dt.date) -> Exploration:
     states = {s: orjson.loads(seed_state_bytes(s, seed, today)) for s in comp.services}
     reads = {s: list(survey(s, seed, today)) for s in comp.services}
     return Exploration(composition=comp, seed=seed, today=today, states=states, reads=reads)
+
+
+def explore_states(services: list[str], seed: int, today: dt.date) -> dict[str, dict[str, Any]]:
+    """Fresh copies of the seeded states of ``services`` (planting starts from them)."""
+    return {s: orjson.loads(seed_state_bytes(s, seed, today)) for s in services}

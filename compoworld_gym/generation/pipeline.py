@@ -1,38 +1,43 @@
 """The four-stage generator: compose → explore → design → verify → submit.
 
-Each task index gets its own random stream (``gen:<seed>:<index>:<attempt>``),
-so the same seed always yields the same tasks, and a rejected attempt only
-moves that index to its next attempt.
+*Compose* plans the case chain (a random walk over relays, :mod:`.plan`);
+*explore* mounts its services on seeded states (:mod:`.explore`); *design*
+plants, solves, checks counterfactually and words the task (:mod:`.design`);
+*verify* replays the reference through the real services (:mod:`.verify`);
+*submit* builds the kept task (:mod:`.submit`). Each task index gets its own
+random stream (``gen:<seed>:<index>:<attempt>``), so the same seed always
+yields the same tasks, and a rejected attempt only moves that index to its
+next attempt.
 """
 
 from __future__ import annotations
 
-import datetime as dt
 import random
 import time
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional
+from typing import Any, Callable, Iterator, Optional
 
 from faker import Faker
 
-from compoworld_gym.catalog import service_names
-from compoworld_gym.composition import WalkError, add_distractors, random_walk
+from compoworld_gym.catalog import get_service, service_names
+from compoworld_gym.composition import add_distractors
+from compoworld_gym.generation.config import TODAY, GenerationConfig
 from compoworld_gym.generation.context import Ctx
-from compoworld_gym.generation.design import DesignError, design
-from compoworld_gym.generation.explore import explore
-from compoworld_gym.generation.hooks import ServiceHook, available_hooks, task_graph
+from compoworld_gym.generation.design import DesignError, Designer, design
+from compoworld_gym.generation.explore import explore_states
+from compoworld_gym.generation.hooks import available_links
+from compoworld_gym.generation.plan import PlanError, plan
 from compoworld_gym.generation.submit import build_task
 from compoworld_gym.generation.verify import verify
+from compoworld_gym.generation.wording import render
 from compoworld_gym.tasks import Task
 
-TODAY = dt.date(2026, 1, 15)
 STAGES = ("compose", "explore", "design", "verify", "submit")
 
 
 class GenerationError(RuntimeError):
-    """The library cannot produce the requested tasks (too few hooked services,
-    or too many rejections in a row)."""
+    """The library cannot produce the requested tasks (too many rejections in a row)."""
 
 
 @dataclass
@@ -74,23 +79,13 @@ class GenerationStats:
             "tasks_per_second": round(self.kept / total, 1) if total > 0 else 0.0,
         }
 
+    def reject(self, stage: str, reason: str) -> None:
+        """Count one rejection at ``stage`` under its reason code (text before ':')."""
+        self.rejected[stage] += 1
+        self.reasons[f"{stage}: {reason.split(':', 1)[0]}"] += 1
+
 
 _FAKE = Faker("en_US")
-
-
-def _k_range(services: Optional[int | tuple[int, int]], n_nodes: int) -> tuple[int, int]:
-    if services is None:
-        lo, hi = 3, 6
-    elif isinstance(services, int):
-        lo = hi = services
-    else:
-        lo, hi = services
-    if lo < 2 or hi < lo:
-        raise GenerationError(f"services must be >= 2 (and lo <= hi), got {services!r}")
-    hi = min(hi, n_nodes)
-    if hi < lo:
-        raise GenerationError(f"only {n_nodes} services have task hooks; cannot compose {lo}")
-    return lo, hi
 
 
 class _Timer:
@@ -104,88 +99,130 @@ class _Timer:
         self.stats.seconds[self.stage] += time.perf_counter() - self.t0
 
 
-def _attempt(key: str, k_range: tuple[int, int], graph: Any, hooks: dict[str, ServiceHook],
-             names: list[str], opts: dict[str, Any], stats: GenerationStats, task_id: str) -> Optional[Task]:
+@dataclass
+class _Library:
+    """What every attempt shares: declarations, names and tool-name counts."""
+
+    links: dict
+    names: list[str]
+
+    def tool_counts(self, services: list[str]) -> dict[str, int]:
+        counts: Counter = Counter(t for s in services for t in get_service(s).tools)
+        return dict(counts)
+
+
+def _length(rng: random.Random, cfg: GenerationConfig) -> int:
+    lengths = sorted(cfg.chain_lengths)
+    return rng.choices(lengths, weights=[cfg.chain_lengths[n] for n in lengths])[0]
+
+
+def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationStats, task_id: str,
+             designer: Designer) -> Optional[Task]:
     rng = random.Random(key)
     with _Timer(stats, "compose"):
-        try:
-            comp = random_walk(graph, rng, rng.randint(*k_range), revisit_prob=opts["revisit_prob"])
-        except WalkError:
-            stats.rejected["compose"] += 1
-            stats.reasons["walk-stuck"] += 1
-            return None
-        comp = add_distractors(comp, names, rng, opts["listed"])
-    seed = rng.randrange(opts["state_seeds"])
-    with _Timer(stats, "explore"):
-        exploration = explore(comp, seed, opts["today"])
-    with _Timer(stats, "design"):
         _FAKE.seed_instance(rng.getrandbits(32))
         try:
-            plan = design(exploration, hooks, Ctx(rng, _FAKE, opts["today"], exploration.states))
-        except DesignError as exc:
-            stats.rejected["design"] += 1
-            stats.reasons[f"design: {exc}"[:60]] += 1
+            spec = plan(rng, Ctx(rng, _FAKE, cfg.today, {}), lib.links, length=_length(rng, cfg),
+                        p_rule=cfg.p_rule, p_stale=cfg.p_stale, max_actions=cfg.max_actions, seed_key=key)
+        except PlanError as exc:
+            stats.reject("compose", str(exc))
             return None
-    with _Timer(stats, "submit"):
-        task = build_task(plan, task_id=task_id, seed=seed, today=opts["today"],
-                          stage_stats={"explore_reads": exploration.n_reads, "checks": len(plan.checks),
-                                       "reference_calls": len(plan.reference)})
+        services = spec.services
+        if cfg.services is not None and not cfg.services[0] <= len(services) <= cfg.services[1]:
+            stats.reject("compose", "size: the chain's services are outside the requested range")
+            return None
+    seed = rng.randrange(cfg.state_seeds)
+    with _Timer(stats, "explore"):
+        base = explore_states(services, seed, cfg.today)
+    with _Timer(stats, "design"):
+        from compoworld_gym.composition import Composition
+
+        listed = add_distractors(Composition(services=services), lib.names, rng, cfg.listed)
+        counts = lib.tool_counts([*services, *listed.distractors])
+        tools = sorted({t for s in services for t in get_service(s).tools})
+        try:
+            plan_design = design(spec, base, cfg.today, _FAKE, rng, designer, counts, tools)
+        except DesignError as exc:
+            stats.reject("design", str(exc))
+            return None
+        plan_design.composition = plan_design.composition.model_copy(update={"distractors": listed.distractors})
     with _Timer(stats, "verify"):
-        verdict = verify(task, plan.negatives)
+        verdict = verify(plan_design.as_task(task_id, seed, cfg.today), plan_design.guards)
     if not verdict.ok:
-        stats.rejected["verify"] += 1
-        stats.reasons[verdict.reason.split(":", 1)[0]] += 1
+        stats.reject("verify", verdict.reason)
         return None
-    task.meta["stages"]["verify_replays"] = verdict.replays
+    with _Timer(stats, "submit"):
+        task = build_task(plan_design, task_id=task_id, seed=seed, today=cfg.today,
+                          stage_stats={"checks": len(plan_design.checks),
+                                       "reference_calls": len(plan_design.reference),
+                                       "verify_replays": verdict.replays})
     return task
 
 
+def iter_tasks(n: int, seed: int = 0, config: Optional[GenerationConfig] = None, *,
+               stats: Optional[GenerationStats] = None, designer: Optional[Designer] = None) -> Iterator[Task]:
+    """Generate ``n`` verified tasks one at a time (constant memory).
+
+    Args:
+        n: number of tasks (>= 0).
+        seed: the generation seed; same seed (and config) → same tasks.
+        config: the options (default :class:`GenerationConfig`).
+        stats: a :class:`GenerationStats` to fill (optional).
+        designer: writes instructions from briefs (default: the offline
+            templates of :func:`compoworld_gym.generation.wording.render`).
+
+    Raises:
+        GenerationError: ``n < 0``, or one index was rejected
+            ``config.max_attempts_per_task`` times.
+    """
+    if n < 0:
+        raise GenerationError(f"n must be >= 0, got {n}")
+    cfg = config or GenerationConfig()
+    stats = GenerationStats() if stats is None else stats
+    lib = _Library(links=available_links(), names=service_names())
+    for index in range(n):
+        task_id = f"gen-s{seed}-{index:05d}"
+        for attempt in range(cfg.max_attempts_per_task):
+            stats.attempts += 1
+            task = _attempt(f"gen:{seed}:{index}:{attempt}", lib, cfg, stats, task_id, designer or render)
+            if task is not None:
+                break
+        else:
+            raise GenerationError(f"task {index}: {cfg.max_attempts_per_task} attempts rejected; "
+                                  f"most common reasons: {stats.reasons.most_common(3)}")
+        stats.kept += 1
+        stats.compositions.add(task.meta["composition_id"])
+        yield task
+
+
 def generate_tasks(n: int, seed: int = 0, *, services: Optional[int | tuple[int, int]] = None,
-                   today: dt.date = TODAY, listed: int = 15, revisit_prob: float = 0.3,
-                   state_seeds: int = 8, stats: Optional[GenerationStats] = None,
+                   config: Optional[GenerationConfig] = None, stats: Optional[GenerationStats] = None,
                    progress: Optional[Callable[[int], None]] = None,
-                   max_attempts_per_task: int = 50) -> list[Task]:
-    """Generate ``n`` verified tasks from the built-in library.
+                   designer: Optional[Designer] = None, **options: Any) -> list[Task]:
+    """Generate ``n`` verified chained tasks from the built-in library.
 
     Args:
         n: number of tasks (>= 0).
         seed: the generation seed; same seed → same tasks.
-        services: distinct services per task: an int, or ``(lo, hi)``
-            (default 3–6, capped by the number of hooked services).
-        today: the tasks' date.
-        listed: services shown by ``list_services`` (needed + distractors).
-        revisit_prob: chance that a walk contains a revisit step.
-        state_seeds: number of distinct seeded base states per service.
+        services: shorthand for ``config.services`` (an int or ``(lo, hi)``).
+        config: the options (:class:`GenerationConfig`); ``options`` are its
+            fields, for callers that pass a few keywords.
         stats: a :class:`GenerationStats` to fill (optional).
         progress: called with the number of tasks kept so far.
-        max_attempts_per_task: give up after this many rejections in a row.
+        designer: writes instructions from briefs (default: offline templates).
 
     Raises:
-        GenerationError: too few services have task hooks, or one index was
-            rejected ``max_attempts_per_task`` times.
+        GenerationError: see :func:`iter_tasks`.
+        compoworld_gym.generation.config.ConfigError: a bad option.
     """
-    if n < 0:
-        raise GenerationError(f"n must be >= 0, got {n}")
-    stats = GenerationStats() if stats is None else stats
-    hooks = available_hooks()
-    graph = task_graph(hooks)
-    k_range = _k_range(services, graph.number_of_nodes())
-    opts = {"today": today, "listed": listed, "revisit_prob": revisit_prob, "state_seeds": state_seeds}
-    names = service_names()
+    if config is None:
+        config = GenerationConfig(services=services, **options)  # type: ignore[arg-type]
     tasks: list[Task] = []
-    for index in range(n):
-        task_id = f"gen-s{seed}-{index:05d}"
-        for attempt in range(max_attempts_per_task):
-            stats.attempts += 1
-            task = _attempt(f"gen:{seed}:{index}:{attempt}", k_range, graph, hooks, names, opts, stats, task_id)
-            if task is not None:
-                break
-        else:
-            raise GenerationError(f"task {index}: {max_attempts_per_task} attempts rejected; "
-                                  f"most common reasons: {stats.reasons.most_common(3)}")
-        stats.kept += 1
-        stats.compositions.add(task.meta["composition_id"])
+    for task in iter_tasks(n, seed, config, stats=stats, designer=designer):
         tasks.append(task)
         if progress is not None:
             progress(len(tasks))
     return tasks
+
+
+__all__ = ["GenerationError", "GenerationStats", "STAGES", "TODAY", "generate_tasks", "iter_tasks"]

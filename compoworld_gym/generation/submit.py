@@ -1,10 +1,11 @@
 """Stage 4, *submit*: turn a verified design into a :class:`Task` and write JSONL.
 
 Each task records the schema version (``Task.schema_version``), its seed,
-the generator version, the composition (id, slug, steps, distractors) and
-deterministic stage statistics in ``Task.meta``. Wall-clock timings are
-kept out of task files (they would break byte-identical output for a seed)
-and reported by :class:`~compoworld_gym.generation.pipeline.GenerationStats`.
+the generator version, the composition (id, slug, steps, distractors), the
+chain it follows, its policy, the counterfactual verdicts and deterministic
+stage statistics in ``Task.meta``. Wall-clock timings are kept out of task
+files (they would break byte-identical output for a seed) and reported by
+:class:`~compoworld_gym.generation.pipeline.GenerationStats`.
 """
 
 from __future__ import annotations
@@ -16,12 +17,12 @@ from typing import Any, Iterable
 from compoworld_gym.generation.design import Design
 from compoworld_gym.tasks import Task, save_tasks
 
-GENERATOR_VERSION = "1.0"
+GENERATOR_VERSION = "2.0"
 
 
 def build_task(design: Design, *, task_id: str, seed: int, today: dt.date,
                stage_stats: dict[str, Any]) -> Task:
-    """The :class:`Task` for a design (not yet verified).
+    """The :class:`Task` for a design.
 
     Args:
         design: the design stage's output.
@@ -37,8 +38,8 @@ def build_task(design: Design, *, task_id: str, seed: int, today: dt.date,
         checks=design.checks, reference=design.reference, reference_answer=design.reference_answer,
         domain=design.domain, capabilities=design.capabilities, composition=comp.record(),
         meta={"generator": "compoworld_gym.generation", "generator_version": GENERATOR_VERSION,
-              "composition_id": comp.id, "negative_checks": list(design.negatives),
-              "stages": dict(stage_stats)},
+              "composition_id": comp.id, "guards": list(design.guards), "chain": design.chain,
+              "policy": design.policy, "counterfactual": design.counterfactual, "stages": dict(stage_stats)},
     )
 
 

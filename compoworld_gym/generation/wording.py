@@ -1,90 +1,101 @@
-"""Instruction wording: several templates per part, chosen by the task's seed.
+"""The instruction of a chained task: a goal and house rules, never the steps.
 
-An instruction has a goal (one sentence pair per step of the chain), house
-rules and the report wanted at the end. Values the agent must discover
-never appear; only cues (reference codes, subjects) and fixed parameters do.
+A :class:`Brief` is what any designer (these templates, or a language model
+through :mod:`.designer`) may use: the case, the record it starts from, the
+goal of each write, where facts live, which record wins, where the policy is
+and what to report. It holds no value the agent must discover; the values it
+must never state are in ``forbidden``, and :func:`leaks` checks a written
+instruction against them.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Any
+import re
+from dataclasses import dataclass, field
 
 OPENERS = (
-    "I need some cross-team cleanup done today.",
-    "Please take care of the following for me.",
-    "Here is a small piece of operations work.",
-    "A customer case needs follow-up across our tools.",
-    "Can you handle this request end to end?",
+    "{Case} starts from {entry}. Please work it end to end: {goals}.",
+    "I need {case} closed out today. It begins with {entry}; {goals}.",
+    "Please handle {case} ({entry}): {goals}.",
+    "Work {case} from {entry} through to the end: {goals}.",
+    "{entry_cap} is the starting point of {case}. Take it from there: {goals}.",
 )
-FIND = (
-    "In {svc}, find {noun} {locate}.",
-    "Look up {noun} {locate} in {svc}.",
-    "Check {svc} for {noun} {locate}.",
-    "Use {svc} to find out {noun} {locate}.",
-    "Start from {svc}: get {noun} {locate}.",
-    "Pull up {noun} {locate} ({svc}).",
+RULE_HEADS = ("House rules:", "Rules of the house:", "How we work:")
+#: Always stated: every generated task guards it (``only_changed`` items).
+KEEP_RULE = "Change nothing else and message nobody else; look every value up, never guess it."
+REPORTS = (
+    "When you are done, report {report} in your final answer, and only that value.",
+    "Finish by stating {report}; name just that value.",
+    "Your final answer should give {report} and nothing else.",
 )
-#: Openers that name the task's one case, so the steps read as one piece of work.
-CASE_OPENERS = (
-    "Everything below is for {case}; please work it end to end.",
-    "I'm closing out {case} and need a few things done across our tools.",
-    "Follow-up work for {case}, in this order.",
-    "{Case} needs attention today.",
-    "We owe the customer on {case} some updates; here is what to do.",
-)
-THEN = ("Then {act}.", "Next, {act}.", "With that, {act}.", "Once you have it, {act}.", "Use it to {act}.",
-        "After that, {act}.")
-REVISIT = ("Afterwards, go back and {act}.", "Finally return to it and {act}.")
-RULE_HEADS = ("House rules:", "Rules to follow:", "Please respect these rules:")
-#: Always stated: every generated task guards it (``only_changed`` checks).
-KEEP_RULE = "Do not change or create records this request does not mention, and message nobody else."
-GENERIC_RULES = (
-    "Keep everything else as it is.",
-    "Look values up; never guess ids or addresses.",
-)
-REPORT = (
-    "In your final answer, report {noun} you found.",
-    "When you are done, tell me {noun} you used.",
-    "Finish with a short summary that states {noun}.",
-)
-#: Always stated: a report must not list every candidate (``answer_excludes``).
-REPORT_ONLY = "Name just that value, not the other candidates you looked at."
+
+
+@dataclass
+class Brief:
+    """What an instruction may say (see the module docstring).
+
+    Attributes:
+        case: the case reference, e.g. ``"case KQ-4821"``.
+        entry: the record the case starts from, e.g. ``"ticket TCK-0042"``.
+        goals: one goal phrase per write ("refund the order total on the customer's order").
+        facts: where each fact lives ("The ticket names the customer and the order it is about.").
+        truths: which record wins ("A cancelled order does not count.").
+        policy: where the policy lives and which version counts, or None.
+        ordering: ordering rules ("No money moves before ...").
+        report: what the final answer reports ("the order total").
+        forbidden: values the instruction must not contain (discovered values).
+        tools: tool names the instruction must not contain.
+    """
+
+    case: str
+    entry: str
+    goals: list[str]
+    facts: list[str]
+    truths: list[str] = field(default_factory=list)
+    policy: str | None = None
+    ordering: list[str] = field(default_factory=list)
+    report: str = ""
+    forbidden: list[str] = field(default_factory=list)
+    tools: list[str] = field(default_factory=list)
+
+    def rules(self) -> list[str]:
+        """Every house rule, in order: facts, truths, policy, ordering, the keep rule."""
+        return [*self.facts, *self.truths, *([self.policy] if self.policy else []), *self.ordering, KEEP_RULE]
 
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _svc(hooks: dict[str, Any], name: str) -> str:
-    hook = hooks.get(name)
-    return hook.label if hook is not None else name.replace("_", " ")
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def instruction(rng: random.Random, hops: list[Any], hooks: dict[str, Any], rules: list[str],
-                reported: Any, case: str | None = None) -> str:
-    """The user message of a task.
-
-    Args:
-        rng: the task's random source (template choices).
-        hops: the design's hops (fact + sink per step).
-        hooks: ``{service: ServiceHook}`` (service labels).
-        rules: house rules gathered by the design.
-        reported: the fact whose value the final answer must state.
-        case: the task's case reference, when its writes share one.
-    """
-    if case:
-        parts = [rng.choice(CASE_OPENERS).format(case=case, Case=_cap(case))]
-    else:
-        parts = [rng.choice(OPENERS)]
-    for hop in hops:
-        fact = hop.fact
-        parts.append(rng.choice(FIND).format(svc=_svc(hooks, fact.service), noun=fact.noun, locate=fact.locate))
-        act = hop.sink.phrase.format(ref=fact.ref)
-        template = rng.choice(REVISIT) if hop.step.revisit else rng.choice(THEN)
-        parts.append(template.format(act=act))
-    lines = [" ".join(parts), "", rng.choice(RULE_HEADS)]
-    extra = rng.choice(GENERIC_RULES)
-    lines += [f"- {_cap(r)}" for r in [*rules, KEEP_RULE, *([extra] if extra != GENERIC_RULES[0] else [])]]
-    lines += ["", f"{rng.choice(REPORT).format(noun=reported.noun)} {REPORT_ONLY}"]
+def render(brief: Brief, rng: random.Random) -> str:
+    """The offline designer: the instruction from templates chosen by ``rng``."""
+    opener = rng.choice(OPENERS).format(case=brief.case, Case=_cap(brief.case), entry=brief.entry,
+                                        entry_cap=_cap(brief.entry), goals=_join(brief.goals))
+    facts = list(brief.facts)
+    rng.shuffle(facts)  # where facts live, in no particular order: the agent plans the path
+    rules = [*facts, *brief.truths, *([brief.policy] if brief.policy else []), *brief.ordering, KEEP_RULE]
+    lines = [opener, "", rng.choice(RULE_HEADS), *[f"- {_cap(r)}" for r in rules], "",
+             rng.choice(REPORTS).format(report=brief.report)]
     return "\n".join(lines)
+
+
+def leaks(text: str, brief: Brief) -> list[str]:
+    """Forbidden values and tool names that ``text`` states (case-blind).
+
+    Tool names are matched as whole words, so a tool called ``query`` does
+    not forbid the word in prose; names with an underscore always count.
+    """
+    low = text.casefold()
+    out = [v for v in brief.forbidden if len(v) >= 3 and v.casefold() in low]
+    for tool in brief.tools:
+        if ("_" in tool or len(tool) > 12) and re.search(rf"\b{re.escape(tool.casefold())}\b", low):
+            out.append(tool)
+    return out
+
+
+__all__ = ["Brief", "KEEP_RULE", "leaks", "render"]

@@ -1,69 +1,83 @@
-"""Task hook of the CRM (HubSpot-like): a contact's email, phone, company
-and city as facts; updates of another contact's properties as sinks."""
+"""The CRM in chained tasks: a contact, found by email, names the account
+owner and the customer's company; a company names its owner."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from compoworld_gym.generation.context import Ctx, Fact, SinkStep, call
-from compoworld_gym.generation.hooks._base import RecordSource, ServiceHook, clone, record_sink
+from compoworld_gym.envs.services._company import STAFF
+from compoworld_gym.envs.services._crm_models import Company, Contact
+from compoworld_gym.generation.context import Ctx
+from compoworld_gym.generation.links import Give, Reader, Relay, ServiceLinks, SolveError
 
 
-def _contact(ctx: Ctx, first: str, last: str, opts: dict[str, Any], **props: Any) -> tuple[str, dict[str, Any]]:
-    cid = ctx.new_id("crm", "CON")
-    stamp = f"{ctx.day(-opts.get('when', 2) * 7)}T{9 + opts.get('rank', 1)}:00:00"
-    record = clone(ctx, "crm", "contacts", cid, createdate=f"{ctx.day(-200)}T09:00:00", lastmodifieddate=stamp,
-                   archived=False, email=ctx.person()[1], firstname=first, lastname=last,
-                   phone=ctx.fresh("phone"), company=ctx.fresh("company"), jobtitle="Purchasing Lead",
-                   lifecyclestage="customer", hs_lead_status=None, city=ctx.fresh("city"), country="United States")
-    record.update(props)
-    return cid, record
+def _next(state: dict[str, Any], prefix: str) -> str:
+    n = state["counters"].get(prefix, 1)
+    state["counters"][prefix] = n + 1
+    return f"{prefix}-{n:04d}"
 
 
-def _search(last: str) -> dict[str, Any]:
-    return {"filterGroups": [{"filters": [{"propertyName": "lastname", "operator": "EQ", "value": last}]}],
-            "limit": 100}
+def plant_contact(state: dict[str, Any], **props: Any) -> str:
+    """Add a :class:`Contact` (validated) with the next free id; returns it.
+    Shared by hooks and built-in tasks."""
+    cid = _next(state, "CON")
+    base = {"createdate": "2025-06-01T09:00:00", "lastmodifieddate": "2026-01-02T09:00:00", "archived": False,
+            "lifecyclestage": "customer"}
+    state["contacts"][cid] = Contact.model_validate({**base, **props, "id": cid}).model_dump(mode="json")
+    return cid
 
 
-def _cue(ctx: Ctx) -> str:
-    return f"{ctx.first_name()} {ctx.last_name()}{ctx.rng.choice(('-Ross', '-Hale', '-Diaz', '-Kerr'))}"
+def plant_company(state: dict[str, Any], **props: Any) -> str:
+    """Add a :class:`Company` (validated) with the next free id; returns it."""
+    cid = _next(state, "COMP")
+    base = {"createdate": "2025-03-01T09:00:00", "lastmodifieddate": "2026-01-03T09:00:00", "archived": False,
+            "lifecyclestage": "customer"}
+    state["companies"][cid] = Company.model_validate({**base, **props, "id": cid}).model_dump(mode="json")
+    return cid
 
 
-def _source(etype: str, field: str, noun: str) -> RecordSource:
-    def plant(ctx: Ctx, value: Any, cue: str, opts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-        first, last = cue.split(" ", 1)
-        return _contact(ctx, first, last, opts, **{field: value})
-
-    return RecordSource(
-        type=etype, tool="crm_search_contacts", collection="contacts", noun=noun,
-        locate="of the CRM contact {cue}", plant=plant, read_args=lambda cue: _search(cue.split(" ", 1)[1]),
-        cue=_cue, variants=frozenset({"latest"}), plural="CRM contact records")
+def staff_email(ctx: Ctx) -> str:
+    """A company staff member's email (account owners are staff)."""
+    return ctx.rng.choice(STAFF).email
 
 
-def _sink(field: str, what: str):
-    def sink(ctx: Ctx, fact: Fact) -> SinkStep:
-        first, last = _cue(ctx).split(" ", 1)
-        cid, record = _contact(ctx, first, last, {"when": 3})
-        ctx.state("crm")["contacts"][cid] = record
-        return record_sink(
-            ctx, fact, service="crm", tool="crm_update_contact", value_arg=f"properties.{field}",
-            collection="contacts", field_path=field, record_id=cid, where={"contactId": cid},
-            calls=[call("crm_search_contacts", **_search(last)),
-                   call("crm_update_contact", contactId=cid, properties={field: fact.value})],
-            phrase=f"update the {what} of the CRM contact {first} {last} to {{ref}}",
-            label=f"the CRM update of {first} {last}")
-    return sink
+def _search(reader: Reader, otype: str, prop: str, value: Any) -> dict[str, Any]:
+    tool = "crm_search_contacts" if otype == "contacts" else "crm_search_companies"
+    flt = {"filters": [{"propertyName": prop, "operator": "EQ", "value": value}]}
+    rows = reader.read("crm", tool, filterGroups=[flt], limit=10)["results"]
+    if len(rows) != 1:
+        raise SolveError(f"{len(rows)} CRM {otype} have {prop} = {value!r}")
+    return rows[0]
 
 
-HOOK = ServiceHook(
-    service="crm",
-    label="the CRM",
-    sources={"email": _source("email", "email", "the email address"),
-             "phone": _source("phone", "phone", "the phone number"),
-             "company": _source("company", "company", "the company name"),
-             "city": _source("city", "city", "the city")},
-    sinks={"phone": ("crm_update_contact", _sink("phone", "phone number")),
-           "company": ("crm_update_contact", _sink("company", "company")),
-           "city": ("crm_update_contact", _sink("city", "city")),
-           "country": ("crm_update_contact", _sink("country", "country"))},
-)
+def _plant_contact(ctx: Ctx, key: Any, outs: dict[str, Any], stale: bool) -> str:
+    first, last = (outs.get("person_name") or ctx.client()).split(" ", 1)
+    return plant_contact(ctx.state("crm"), email=key, firstname=first, lastname=last,
+                         owner_email=outs.get("email") or staff_email(ctx), company=outs.get("company") or ctx.fresh("company"),
+                         phone=outs.get("phone") or ctx.fresh("phone"), jobtitle="Operations Manager")
+
+
+def _plant_company(ctx: Ctx, key: Any, outs: dict[str, Any], stale: bool) -> str:
+    return plant_company(ctx.state("crm"), name=key, owner_email=outs.get("email") or staff_email(ctx),
+                         industry="Retail", annualrevenue=outs.get("money"))
+
+
+_OWNER = Give("email", "properties.owner_email", "the account owner's email address", "the account owner",
+              draw=staff_email)
+
+CONTACT = Relay(
+    service="crm", name="contact", key="email",
+    gives=(_OWNER, Give("company", "properties.company", "the customer's company"),
+           Give("phone", "properties.phone", "the customer's phone number")),
+    plant=_plant_contact, find=lambda reader, key: _search(reader, "contacts", "email", key),
+    where="The CRM contact, filed under the customer's email, names the account owner and the company.")
+
+COMPANY = Relay(
+    service="crm", name="company", key="company",
+    gives=(_OWNER, Give("money", "properties.annualrevenue", "the company's annual revenue")),
+    plant=_plant_company, find=lambda reader, key: _search(reader, "companies", "name", key),
+    where="The CRM company record names the company's account owner.")
+
+LINKS = ServiceLinks(service="crm", label="the CRM", relays=(CONTACT, COMPANY))
+
+__all__ = ["LINKS", "plant_company", "plant_contact", "staff_email"]

@@ -1,53 +1,49 @@
-"""Task hook of the knowledge base: rule owners as facts, new articles as sinks."""
+"""The operations manual (knowledge base) in chained tasks: where policies live."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from compoworld_gym.generation.context import Ctx, Fact, SinkStep, call
-from compoworld_gym.generation.hooks._base import RecordSource, ServiceHook
-
-_TEAMS = ("billing", "support", "logistics", "privacy")
-
-
-def _plant(ctx: Ctx, value: Any, cue: str, opts: dict[str, Any]) -> tuple[str, dict[str, Any]]:
-    aid = ctx.new_id("knowledge_base", "KB")
-    team = ctx.rng.choice(_TEAMS)
-    rank = opts.get("rank", 1)
-    return aid, {
-        "id": aid, "title": f"Handling {cue}", "category": "general",
-        "body": f"Procedure for {cue}. Contact the article owner before changing anything.",
-        "tags": [cue.lower()], "owner_team": team, "owner_email": value,
-        "updated_on": ctx.day(-opts.get("when", 2) * 10), "status": "archived" if opts.get("closed") else "published",
-        "version": rank + 1, "superseded_by": None, "facts": {},
-    }
+from compoworld_gym.envs.services.knowledge_base import Article
+from compoworld_gym.generation.context import Ctx
+from compoworld_gym.generation.links import Reader, RuleHolder, ServiceLinks, SolveError
 
 
-def _sink_email(ctx: Ctx, fact: Fact) -> SinkStep:
-    title = f"Runbook for {ctx.case()}"
-
-    def checks(value: Any) -> list[dict[str, Any]]:
-        return [{"kind": "record_exists", "service": "knowledge_base", "collection": "articles",
-                 "where": {"title": {"$ieq": title}, "owner_email": ctx.matcher("email", value)},
-                 "description": f"Article '{title}' exists with the right owner."}]
-
-    return SinkStep(
-        service="knowledge_base", tool="create_article", value_arg="owner_email",
-        calls=[call("create_article", title=title, body=f"How to handle cases like {title}.",
-                    owner_team="support", owner_email=fact.value)],
-        phrase=f"create a knowledge-base article titled '{title}' (team support) owned by {{ref}}",
-        label=f"the '{title}' article", checks=checks, where={"title": {"$ieq": title}})
+def plant_article(state: dict[str, Any], **fields: Any) -> str:
+    """Add an :class:`Article` (validated) with the next free id; returns the id.
+    Shared by hooks and built-in tasks."""
+    n = state["counters"].get("KB", 1)
+    state["counters"]["KB"] = n + 1
+    aid = f"KB-{n:04d}"
+    base = {"category": "general", "tags": [], "owner_team": "operations", "owner_email": "ops.lead@company.example",
+            "status": "published", "version": 1, "superseded_by": None, "facts": {}}
+    state["articles"][aid] = Article.model_validate({**base, **fields, "id": aid}).model_dump(mode="json")
+    return aid
 
 
-HOOK = ServiceHook(
-    service="knowledge_base",
-    label="the knowledge base",
-    sources={"email": RecordSource(
-        type="email", tool="search_articles", collection="articles", noun="the owner's email address",
-        locate="of the knowledge-base article on handling {cue}", plant=_plant,
-        read_args=lambda cue: {"query": cue}, cue=lambda ctx: f"case {ctx.code()}",
-        variants=frozenset({"latest", "decoy", "ranked"}),
-        decoy_rule="Archived articles are outdated; the published article on {cue} is the source of truth.",
-        rank_rule="the one with the highest version number", plural="articles")},
-    sinks={"email": ("create_article", _sink_email)},
+def _plant(ctx: Ctx, topic: str, text: str, stale: bool) -> str:
+    state = ctx.state("knowledge_base")
+    aid = plant_article(state, title=topic, body=text, tags=["policy"], updated_on=ctx.day(-60 if stale else -4),
+                        status="archived" if stale else "published", version=1 if stale else 2)
+    if not stale:  # the archived version points at the one that replaced it
+        for art in state["articles"].values():
+            if art["title"] == topic and art["status"] == "archived" and art["superseded_by"] is None:
+                art["superseded_by"] = aid
+    return aid
+
+
+def _find(reader: Reader, topic: str) -> str:
+    rows = reader.read("knowledge_base", "search_articles", query=topic, status="published")
+    hits = [r for r in rows if r["title"] == topic]
+    if len(hits) != 1:
+        raise SolveError(f"{len(hits)} published articles are titled {topic!r}")
+    return reader.read("knowledge_base", "get_article", article_id=hits[0]["id"])["body"]
+
+
+LINKS = ServiceLinks(
+    service="knowledge_base", label="the operations manual",
+    rules=(RuleHolder(service="knowledge_base", plant=_plant, find=_find,
+                      where="The '{topic}' policy is in the operations manual; only the published version is in force."),),
 )
+
+__all__ = ["LINKS", "plant_article"]

@@ -1,0 +1,257 @@
+"""The case chain: which records a task passes through, and their planting.
+
+A :class:`ChainSpec` is the structure of one task: relays in chain order
+(each on its own service, each keyed by a value the previous one gives), an
+optional policy whose condition is on a discovered amount, and the actions
+that use discovered values. It also holds every value drawn for the case, so
+that :func:`materialize` can plant the same world again with one value
+changed (the counterfactual check of :mod:`.counterfactual`).
+
+Values are drawn per ``(entity type, who)``: the customer's email on the
+ticket, on the order and on the CRM contact is one address, so every record
+concerns the same case.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+from compoworld_gym.generation.context import Ctx
+from compoworld_gym.generation.links import Action, Need, Relay, RuleHolder, ServiceLinks
+
+#: A discovered value's place: ``("hop", index, entity type)`` or ``("rule",)``.
+Slot = tuple
+
+
+@dataclass
+class HopSpec:
+    """One relay of the chain and the values its record carries.
+
+    Attributes:
+        relay: the record kind.
+        outs: ``{entity type: value}`` the record gives (the link to the next
+            hop among them); keys allocated at planting are filled in then.
+        stale: also plant a stale look-alike (``relay.truth`` says which wins).
+        alt: plant an alternative record of the same kind, with other values
+            (the record a wrong key would lead to).
+    """
+
+    relay: Relay
+    outs: dict[str, Any] = field(default_factory=dict)
+    stale: bool = False
+    alt: bool = True
+
+
+@dataclass
+class RuleSpec:
+    """A policy that routes one action by a discovered amount.
+
+    Attributes:
+        holder: where the policy lives.
+        topic: the policy's name, given in the house rules.
+        attr: slot of the amount the condition reads.
+        threshold: at or above it, the first destination applies.
+        stale_threshold: the superseded version's threshold (other branch).
+        dests: ``(at or above, below)`` destination values.
+        dest_type: entity type of the destinations.
+        action: index of the routed action.
+        template: which policy wording.
+        attr_noun: how the policy names the amount ("the order total").
+    """
+
+    holder: RuleHolder
+    topic: str
+    attr: Slot
+    threshold: float
+    stale_threshold: float
+    dests: tuple[Any, Any]
+    dest_type: str
+    action: int
+    template: int
+    attr_noun: str = "the amount"
+
+
+@dataclass
+class ActionSpec:
+    """An action and where each of its values comes from."""
+
+    action: Action
+    bind: dict[str, Slot]
+    mention: Slot
+
+
+@dataclass
+class ChainSpec:
+    """The structure and drawn values of one chained task.
+
+    Attributes:
+        seed_key: seeds the planting context (same key, same world).
+        hops: the chain, entry first.
+        rule: the policy, if any.
+        actions: the writes.
+        report: slot of the value the final answer reports.
+        case: the case reference every write quotes, e.g. ``"case KQ-4821"``.
+        links: ``{service: ServiceLinks}`` of the task's services.
+    """
+
+    seed_key: str
+    hops: list[HopSpec]
+    rule: Optional[RuleSpec]
+    actions: list[ActionSpec]
+    report: Slot
+    case: str
+    links: dict[str, ServiceLinks]
+    keys: list[Any] = field(default_factory=list)
+    entry_key: Any = None
+
+    @property
+    def services(self) -> list[str]:
+        """The task's services in first-use order (chain, policy, writes)."""
+        out: list[str] = []
+        for name in ([h.relay.service for h in self.hops] + ([self.rule.holder.service] if self.rule else [])
+                     + [a.action.service for a in self.actions]):
+            if name not in out:
+                out.append(name)
+        return out
+
+
+@dataclass
+class Planted:
+    """What :func:`materialize` planted: states and record ids.
+
+    Attributes:
+        states: ``{service: state JSON}`` of the task's services.
+        keys: the lookup key of each hop (the entry key first).
+        rids: the record id of each hop's record.
+        alt_keys: each hop's alternative record key (None where none).
+        stale_values: ``{slot: value}`` the stale look-alikes carry.
+        alt_values: ``{slot: value}`` the alternative records carry.
+    """
+
+    states: dict[str, dict[str, Any]]
+    keys: list[Any]
+    rids: list[str]
+    alt_keys: list[Any]
+    stale_values: dict[Slot, Any] = field(default_factory=dict)
+    alt_values: dict[Slot, Any] = field(default_factory=dict)
+
+
+def _other(ctx: Ctx, etype: str, value: Any) -> Any:
+    """A fresh value of ``etype`` different from ``value``."""
+    for _ in range(20):
+        new = ctx.fresh(etype)
+        if new != value:
+            return new
+    raise ValueError(f"cannot draw a second {etype} value")
+
+
+def materialize(spec: ChainSpec, base: dict[str, dict[str, Any]], today: Any, fake: Any,
+                overrides: Optional[dict[Any, Any]] = None) -> Planted:
+    """Plant the chain into copies of ``base`` states.
+
+    Args:
+        spec: the chain.
+        base: ``{service: seeded state JSON}``; not modified.
+        today: the task date.
+        fake: a Faker (reseeded from ``spec.seed_key``).
+        overrides: ``{slot: value}`` replacing values the records carry, or
+            ``{"threshold": float}`` replacing the policy's threshold (the
+            counterfactual re-plantings).
+
+    Returns:
+        A :class:`Planted` world; the same spec and overrides give the same bytes.
+    """
+    import orjson
+
+    overrides = overrides or {}
+    states = {name: orjson.loads(orjson.dumps(state)) for name, state in base.items()}
+    rng = random.Random(spec.seed_key)
+    fake.seed_instance(rng.getrandbits(32))
+    ctx = Ctx(rng, fake, today, states)
+    ctx._case = spec.case
+    keys = _alloc_keys(spec, ctx)
+    alt_keys = [h.relay.alloc(ctx) if h.relay.alloc else _other(ctx, h.relay.key, keys[i])
+                for i, h in enumerate(spec.hops)]
+    planted = Planted(states=states, keys=keys, rids=[], alt_keys=alt_keys)
+    for i, hop in enumerate(spec.hops):
+        outs = dict(hop.outs)
+        if i + 1 < len(spec.hops):
+            outs[spec.hops[i + 1].relay.key] = keys[i + 1]
+        for etype in outs:
+            if ("hop", i, etype) in overrides:
+                outs[etype] = overrides[("hop", i, etype)]
+        planted.rids.append(hop.relay.plant(ctx, keys[i], outs, False))
+        if hop.stale:
+            stale = {t: _other(ctx, t, v) if not _is_id(t) else v for t, v in outs.items()}
+            planted.stale_values.update({("hop", i, t): v for t, v in stale.items() if v != outs[t]})
+            hop.relay.plant(ctx, keys[i], stale, True)
+        if hop.alt:
+            link = spec.hops[i + 1].relay.key if i + 1 < len(spec.hops) else None
+            alt = {t: alt_keys[i + 1] if t == link else v if _is_id(t) else _other(ctx, t, v)
+                   for t, v in outs.items()}
+            planted.alt_values.update({("hop", i, t): v for t, v in alt.items() if v != outs[t]})
+            hop.relay.plant(ctx, alt_keys[i], alt, False)
+    if spec.rule is not None:
+        _plant_rule(spec.rule, ctx, overrides.get("threshold", spec.rule.threshold))
+    for act in spec.actions:
+        if act.action.prepare is not None:
+            act.action.prepare(ctx, {p: _slot_value(spec, planted, s) for p, s in act.bind.items()})
+    return planted
+
+
+def _is_id(etype: str) -> bool:
+    return etype.endswith("_id")
+
+
+def _alloc_keys(spec: ChainSpec, ctx: Ctx) -> list[Any]:
+    keys: list[Any] = []
+    for i, hop in enumerate(spec.hops):
+        if hop.relay.alloc is not None:
+            keys.append(hop.relay.alloc(ctx))
+        elif i == 0:
+            keys.append(spec.entry_key)
+        else:
+            keys.append(spec.hops[i - 1].outs[hop.relay.key])
+    return keys
+
+
+def _slot_value(spec: ChainSpec, planted: Planted, slot: Slot) -> Any:
+    if slot[0] == "rule":
+        return spec.rule.dests if spec.rule else None
+    i, etype = slot[1], slot[2]
+    if i + 1 < len(spec.hops) and etype == spec.hops[i + 1].relay.key:
+        return planted.keys[i + 1]
+    if etype in spec.hops[i].outs:
+        return spec.hops[i].outs[etype]
+    return planted.rids[i]  # the record's own id
+
+
+# ------------------------------------------------------------------ policies
+#: Policy wordings. Each states the threshold and both destinations; the
+#: solver reads them back with :data:`POLICY_RX`.
+POLICY_TEMPLATES = (
+    "{title}. When {attr} is ${thr} or more, the case goes to {hi}. Below ${thr}, it goes to {lo}.",
+    "{title}. Cases where {attr} is ${thr} or more are handled by {hi}; below ${thr} they go to {lo}.",
+    "{title}. Route by {attr}: at ${thr} or more use {hi}; below ${thr} use {lo}.",
+)
+
+
+def policy_text(rule: RuleSpec, threshold: float, attr_noun: str) -> str:
+    """The policy's text for ``threshold``."""
+    thr = f"{threshold:,.2f}"
+    hi, lo = (str(d) for d in rule.dests)
+    if rule.dest_type == "channel_name":
+        hi, lo = f"#{hi}", f"#{lo}"
+    return POLICY_TEMPLATES[rule.template].format(title=rule.topic, attr=attr_noun, thr=thr, hi=hi, lo=lo)
+
+
+def _plant_rule(rule: RuleSpec, ctx: Ctx, threshold: float) -> None:
+    # The superseded version first: it is the older record.
+    rule.holder.plant(ctx, rule.topic, policy_text(rule, rule.stale_threshold, rule.attr_noun), True)
+    rule.holder.plant(ctx, rule.topic, policy_text(rule, threshold, rule.attr_noun), False)
+
+
+__all__ = ["ActionSpec", "ChainSpec", "HopSpec", "Need", "POLICY_TEMPLATES", "Planted", "RuleSpec", "Slot",
+           "materialize", "policy_text"]

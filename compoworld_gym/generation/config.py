@@ -1,0 +1,55 @@
+"""The generation options, as one typed config (TRL style: help in metadata)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Optional
+
+#: The tasks' date, as in the paper's sample ("Today's date is 2026-01-15.").
+TODAY = dt.date(2026, 1, 15)
+
+
+class ConfigError(ValueError):
+    """A generation option is out of range; the message says how to fix it."""
+
+
+@dataclass
+class GenerationConfig:
+    """Options of :func:`compoworld_gym.generation.generate_tasks`.
+
+    Example:
+        >>> GenerationConfig(services=(3, 5)).services
+        (3, 5)
+    """
+
+    services: Optional[tuple[int, int]] = field(
+        default=None, metadata={"help": "Distinct services per task (lo, hi); None takes what the chain needs."})
+    chain_lengths: dict[int, float] = field(
+        default_factory=lambda: {2: 0.25, 3: 0.4, 4: 0.35},
+        metadata={"help": "Weights of the number of records the chain passes through (each on its own service)."})
+    p_rule: float = field(default=0.75, metadata={"help": "Chance of a policy when the chain finds an amount."})
+    p_stale: float = field(default=0.5, metadata={"help": "Chance of a stale look-alike where a relay has one."})
+    max_actions: int = field(default=2, metadata={"help": "Most writes besides the one a policy routes."})
+    listed: int = field(default=15, metadata={"help": "Services list_services shows (needed + distractors)."})
+    state_seeds: int = field(default=8, metadata={"help": "Distinct seeded base states per service."})
+    today: dt.date = field(default=TODAY, metadata={"help": "The tasks' date."})
+    max_attempts_per_task: int = field(default=60, metadata={"help": "Give up on an index after this many rejections."})
+
+    def __post_init__(self) -> None:
+        if isinstance(self.services, int):
+            self.services = (self.services, self.services)
+        if self.services is not None:
+            lo, hi = self.services
+            if lo < 2 or hi < lo:
+                raise ConfigError(f"services must be >= 2 with lo <= hi, got {self.services!r}")
+        if not self.chain_lengths or min(self.chain_lengths) < 2 or min(self.chain_lengths.values()) < 0:
+            raise ConfigError(f"chain_lengths needs lengths >= 2 with weights >= 0, got {self.chain_lengths!r}")
+        for name in ("p_rule", "p_stale"):
+            if not 0.0 <= getattr(self, name) <= 1.0:
+                raise ConfigError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
+        if self.max_actions < 1 or self.listed < 1 or self.state_seeds < 1 or self.max_attempts_per_task < 1:
+            raise ConfigError("max_actions, listed, state_seeds and max_attempts_per_task must be >= 1")
+
+
+__all__ = ["ConfigError", "GenerationConfig", "TODAY"]

@@ -1,0 +1,106 @@
+"""Counterfactual verification: is every service of the composition needed?
+
+For each service that contributes a fact, the chain is planted again with
+that fact changed — a record that points at the alternative record instead,
+another amount, the policy's other threshold — and the expected end state is
+derived again by :func:`~compoworld_gym.generation.solve.solve`. A service
+whose every change leaves the expected end state as it was is not really
+needed: the task is rejected. A change that breaks the chain (the next
+lookup finds nothing) counts as a change: the service's answer decided the
+next lookup.
+
+Services that only receive writes are needed by construction (the expected
+end state is in them) and are reported as ``"written"``.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any, Optional
+
+from compoworld_gym.generation.chain import ChainSpec, Planted, Slot, materialize
+from compoworld_gym.generation.links import SolveError
+from compoworld_gym.generation.solve import Derived, solve
+
+
+def _consumed(spec: ChainSpec) -> set[Slot]:
+    used = {s for a in spec.actions for s in [*a.bind.values(), a.mention]}
+    if spec.rule is not None:
+        used.add(spec.rule.attr)
+    return used
+
+
+def _alternative(spec: ChainSpec, planted: Planted, slot: Slot, amount_flip: Optional[float]) -> Any:
+    """The value a hop's record carries in the counterfactual world, or None
+    when it cannot be changed (the record's own id)."""
+    i, etype = slot[1], slot[2]
+    if i + 1 < len(spec.hops) and spec.hops[i + 1].relay.key == etype:
+        return planted.alt_keys[i + 1]
+    if etype not in spec.hops[i].outs:
+        return None
+    if amount_flip is not None:
+        return amount_flip
+    return planted.alt_values.get(slot)
+
+
+def _flip(spec: ChainSpec, slot: Slot) -> Optional[float]:
+    """An amount on the other side of the policy's threshold, for the policy's input."""
+    rule = spec.rule
+    if rule is None or rule.attr != slot:
+        return None
+    amount = spec.hops[slot[1]].outs["money"]
+    return round(rule.threshold * (0.5 if amount >= rule.threshold else 1.5), 2)
+
+
+def _changes(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, overrides: dict[Any, Any],
+             original: bytes) -> bool:
+    try:
+        again = materialize(spec, base, today, fake, overrides)
+        return solve(spec, again, today).end_state() != original
+    except SolveError:
+        return True
+
+
+def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, planted: Planted,
+                   derived: Derived) -> tuple[Optional[str], dict[str, str]]:
+    """Check that each service's fact decides the expected end state.
+
+    Args:
+        spec: the chain.
+        base: the seeded states it was planted into.
+        today: the task date.
+        fake: the Faker used for planting.
+        planted: the original planting.
+        derived: the original derivation.
+
+    Returns:
+        ``(reason or None, {service: verdict})`` where a verdict is
+        ``"changes:<what>"``, ``"written"`` or ``"not-needed"``.
+    """
+    original = derived.end_state()
+    consumed = _consumed(spec)
+    verdicts: dict[str, str] = {}
+    for i, hop in enumerate(spec.hops):
+        service = hop.relay.service
+        for give in hop.relay.gives:
+            slot = ("hop", i, give.type)
+            if slot not in consumed and not (i + 1 < len(spec.hops) and spec.hops[i + 1].relay.key == give.type):
+                continue
+            alt = _alternative(spec, planted, slot, _flip(spec, slot))
+            if alt is None:  # the write targets this very record
+                verdicts.setdefault(service, f"changes:{give.type}")
+                continue
+            if _changes(spec, base, today, fake, {slot: alt}, original):
+                verdicts[service] = f"changes:{give.type}"
+                break
+        verdicts.setdefault(service, "not-needed")
+    if spec.rule is not None:
+        flipped = _changes(spec, base, today, fake, {"threshold": spec.rule.stale_threshold}, original)
+        verdicts[spec.rule.holder.service] = "changes:policy" if flipped else "not-needed"
+    for act in spec.actions:
+        verdicts.setdefault(act.action.service, "written")
+    bad = sorted(s for s, v in verdicts.items() if v == "not-needed")
+    return (f"counterfactual: {', '.join(bad)} not needed" if bad else None), verdicts
+
+
+__all__ = ["counterfactual"]

@@ -1,0 +1,166 @@
+"""Follow a case chain on a planted state by real read calls.
+
+:func:`solve` is the design stage's solver: it mounts the task's services on
+their planted states, follows the chain (each hop looked up by the key the
+previous hop's record gave), reads the policy in force and picks its branch,
+and builds each action's write from the values it found. The reads it made
+and the writes it built are the task's reference solution; the writes'
+checks are the expected end state. Run on a re-planted state it derives the
+counterfactual end state (:mod:`.counterfactual`).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass, field
+from typing import Any, Optional
+
+import orjson
+
+from compoworld_gym.catalog import get_service
+from compoworld_gym.generation.chain import ChainSpec, Planted, Slot
+from compoworld_gym.generation.context import call
+from compoworld_gym.generation.links import Found, SolveError, Write, give_value
+from compoworld_gym.service import Service
+from compoworld_gym.tasks import MetaCall
+
+#: Reads the threshold and both destinations back from any policy wording
+#: of :data:`compoworld_gym.generation.chain.POLICY_TEMPLATES`.
+POLICY_RX = re.compile(
+    r"\$(?P<thr>[\d,]+\.\d\d) or more,? (?:the case goes to|are handled by|use) #?(?P<hi>[^\s;]+?)[.;]"
+    r" Below \$[\d,]+\.\d\d,? (?:it goes to|they go to|use) #?(?P<lo>[^\s;]+?)\.?$"
+    r"|\$(?P<thr2>[\d,]+\.\d\d) or more (?:are handled by|use) #?(?P<hi2>[^\s;]+?); below \$[\d,]+\.\d\d"
+    r" (?:they go to|use) #?(?P<lo2>[^\s;]+?)\.?$")
+
+
+class ServiceReader:
+    """A :class:`~compoworld_gym.generation.links.Reader` over mounted services.
+
+    Attributes:
+        calls: ``[(service, MetaCall)]`` of every read made, in order.
+    """
+
+    def __init__(self, services: dict[str, Service]) -> None:
+        self.services = services
+        self.calls: list[tuple[str, MetaCall]] = []
+
+    def read(self, service: str, tool: str, **arguments: Any) -> Any:
+        """Call a read tool of ``service``; its result ``data``.
+
+        Raises:
+            SolveError: not a read tool of the service, or the call failed.
+        """
+        svc = self.services.get(service)
+        spec = svc.tools.get(tool) if svc is not None else None
+        if spec is None or not spec.read_only:
+            raise SolveError(f"{service}.{tool} is not a read tool of a mounted service")
+        mc = call(tool, **arguments)
+        res = svc.call(tool, mc.arguments["arguments"])
+        if not res["success"]:
+            raise SolveError(f"{service}.{tool}({arguments}): {res['error']['message']}")
+        self.calls.append((service, mc))
+        return res["data"]
+
+
+@dataclass
+class Derived:
+    """What following the chain found and what the writes must leave.
+
+    Attributes:
+        found: ``{slot: Found}`` of every discovered value.
+        reads: ``[(service, MetaCall)]`` reads in order, with each write's
+            reads just before it.
+        writes: ``[(service, Write)]`` per action, in order.
+        branch: ``"hi"``/``"lo"`` when a policy decided, else None.
+        steps: ``[(service, MetaCall)]`` the reference's real calls in order.
+    """
+
+    found: dict[Slot, Found]
+    writes: list[tuple[str, Write]]
+    steps: list[tuple[str, MetaCall]]
+    branch: Optional[str] = None
+    chain_reads: list[tuple[str, MetaCall, Optional[str]]] = field(default_factory=list)
+
+    def end_state(self) -> bytes:
+        """The expected end state as canonical JSON (every write's checks)."""
+        return orjson.dumps([[svc, [c.model_dump(mode="json", exclude={"id", "description"})
+                                    for c in w.checks]] for svc, w in self.writes])
+
+
+def mount_states(states: dict[str, dict[str, Any]], today: dt.date) -> dict[str, Service]:
+    """Services on the given states (JSON dicts are not modified)."""
+    return {n: get_service(n)(orjson.loads(orjson.dumps(s)), today=today) for n, s in states.items()}
+
+
+def _hops(spec: ChainSpec, reader: ServiceReader, planted: Planted, found: dict[Slot, Found],
+          chain_reads: list) -> None:
+    key = planted.keys[0]
+    prev_service: Optional[str] = None
+    for i, hop in enumerate(spec.hops):
+        n0 = len(reader.calls)
+        record = hop.relay.find(reader, key)
+        for svc, mc in reader.calls[n0:]:
+            chain_reads.append((svc, mc, prev_service))
+        for give in hop.relay.gives:
+            try:
+                value = give_value(record, give)
+            except SolveError:
+                continue  # a value this record does not carry; only an error if the chain needs it
+            if value is not None:
+                found[("hop", i, give.type)] = Found(give.type, value, give.noun, give.who, hop.relay.service)
+        if i + 1 < len(spec.hops):
+            nxt = spec.hops[i + 1].relay.key
+            if ("hop", i, nxt) not in found:
+                raise SolveError(f"{hop.relay.service} {hop.relay.name} gives no {nxt}")
+            key = found[("hop", i, nxt)].value
+        prev_service = hop.relay.service
+
+
+def _policy(spec: ChainSpec, reader: ServiceReader, found: dict[Slot, Found]) -> str:
+    rule = spec.rule
+    text = rule.holder.find(reader, rule.topic)
+    m = POLICY_RX.search(text)
+    if m is None:
+        raise SolveError(f"the policy in force does not read as a routing rule: {text[:80]!r}")
+    thr = float((m.group("thr") or m.group("thr2")).replace(",", ""))
+    hi, lo = (m.group("hi") or m.group("hi2")), (m.group("lo") or m.group("lo2"))
+    if rule.attr not in found:
+        raise SolveError("the chain found no amount for the policy")
+    amount = found[rule.attr].value
+    branch = "hi" if amount >= thr else "lo"
+    dest = hi if branch == "hi" else lo
+    found[("rule",)] = Found(rule.dest_type, dest, f"the destination the '{rule.topic}' policy names",
+                             "the team the policy names", rule.holder.service)
+    return branch
+
+
+def solve(spec: ChainSpec, planted: Planted, today: dt.date) -> Derived:
+    """Follow ``spec`` on ``planted`` and build its writes.
+
+    Raises:
+        SolveError: a lookup failed, a record lacks a value, or the policy
+            cannot be read (the chain is broken on this state).
+    """
+    reader = ServiceReader(mount_states(planted.states, today))
+    found: dict[Slot, Found] = {}
+    chain_reads: list = []
+    _hops(spec, reader, planted, found, chain_reads)
+    branch = _policy(spec, reader, found) if spec.rule is not None else None
+    case = Found("case", spec.case, "the case reference")
+    writes: list[tuple[str, Write]] = []
+    steps: list[tuple[str, MetaCall]] = list(reader.calls)
+    for act in spec.actions:
+        missing = [s for s in [*act.bind.values(), act.mention] if s not in found]
+        if missing:
+            raise SolveError(f"the chain found no value for {missing[0]}")
+        args = {p: found[s] for p, s in act.bind.items()}
+        args["case"], args["mention"] = case, found[act.mention]
+        n0 = len(reader.calls)
+        write = act.action.build(reader, args)
+        writes.append((act.action.service, write))
+        steps += reader.calls[n0:] + [(act.action.service, mc) for mc in write.calls]
+    return Derived(found=found, writes=writes, steps=steps, branch=branch, chain_reads=chain_reads)
+
+
+__all__ = ["Derived", "POLICY_RX", "ServiceReader", "mount_states", "solve"]
