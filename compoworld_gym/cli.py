@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+
 import json
 import sys
 from pathlib import Path
@@ -281,25 +284,79 @@ def generate(
     n: int = typer.Option(100, "--n", min=0, help="Number of verified tasks."),
     seed: int = typer.Option(0, "--seed", min=0, help="Generation seed (same seed, same tasks)."),
     out: Path = typer.Option(Path("tasks.jsonl"), "--out", help="Output JSONL task file."),
+    services: Optional[str] = typer.Option(None, "--services", help="Services per task: N or LO-HI (default 3-7)."),
+    designer: str = typer.Option("offline", "--designer",
+                                 help="Who writes instructions: offline (templates, deterministic) or openai."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint for --designer openai."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model name for --designer openai."),
+    api_key: str = typer.Option("EMPTY", "--api-key", envvar="OPENAI_API_KEY", help="Key for --designer openai."),
+    metrics: bool = typer.Option(False, "--metrics", help="Also measure the chain figures (replays every task)."),
     as_json: bool = typer.Option(False, "--json", help="Print generation statistics as JSON."),
 ) -> None:
-    """Generate verified tasks: random-walk compositions through explore/design/verify/submit."""
+    """Generate verified chained tasks: a random walk over the services' records, then explore/design/verify/submit.
+
+    Tasks stream to a temporary file beside --out that replaces it only when
+    every task is written: an interrupted run leaves the old file as it was.
+    """
     from rich.progress import Progress
 
-    from compoworld_gym.generation import GenerationStats, generate_tasks, submit
+    from compoworld_gym.generation import ConfigError, GenerationConfig, GenerationError, GenerationStats, iter_tasks
+    from compoworld_gym.generation.designer import DesignerError, get_designer
 
     _check_out(out)
+    try:
+        span = _services_range(services)
+        cfg = GenerationConfig() if span is None else GenerationConfig(services=span)
+        write_instruction = get_designer(designer, base_url=base_url, model=model, api_key=api_key)
+    except (ConfigError, DesignerError) as exc:
+        raise _fail(str(exc)) from None
     stats = GenerationStats()
-    with Progress(console=Console(stderr=True), transient=True) as progress:
-        bar = progress.add_task("generating", total=n)
-        tasks = generate_tasks(n, seed, stats=stats, progress=lambda k: progress.update(bar, completed=k))
-    submit(tasks, out)
+    kept = []
+    try:
+        with Progress(console=Console(stderr=True), transient=True) as progress, _atomic_lines(out) as sink:
+            bar = progress.add_task("generating", total=n)
+            for k, task in enumerate(iter_tasks(n, seed, cfg, stats=stats, designer=write_instruction), 1):
+                sink.write(task.to_json() + "\n")
+                if metrics:
+                    kept.append(task)
+                progress.update(bar, completed=k)
+    except (GenerationError, DesignerError) as exc:
+        raise _fail(f"{exc} ({out} left unchanged)") from None
     summary = {"out": str(out), **stats.summary()}
+    if metrics:
+        from compoworld_gym.generation.metrics import chain_metrics
+
+        summary["chain"] = chain_metrics(kept)
     if as_json:
         _print_json(summary)
         return
-    console.print(f"wrote {len(tasks)} verified tasks to {out} "
-                  f"({summary.get('compositions')} compositions)")
+    console.print(f"wrote {summary['tasks']} verified tasks to {out} ({summary.get('compositions')} compositions)")
+
+
+def _services_range(text: Optional[str]) -> Optional[tuple[int, int]]:
+    """``"4"`` → (4, 4), ``"3-5"`` → (3, 5); None keeps the default."""
+    if text is None:
+        return None
+    try:
+        lo, _, hi = text.partition("-")
+        return int(lo), int(hi or lo)
+    except ValueError:
+        raise _fail(f"--services takes N or LO-HI, got {text!r}") from None
+
+
+@contextlib.contextmanager
+def _atomic_lines(path: Path):
+    """A text file that replaces ``path`` only when the block ends without error."""
+    tmp = path.with_name(f".{path.name}.partial")
+    try:
+        with open(tmp, "w", encoding="utf-8") as fh:
+            yield fh
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 @app.command()

@@ -24,7 +24,7 @@ class GenerationConfig:
     """
 
     services: Optional[tuple[int, int]] = field(
-        default=None, metadata={"help": "Distinct services per task (lo, hi); None takes what the chain needs."})
+        default=(3, 7), metadata={"help": "Distinct services per task (lo, hi); None takes any the chain needs."})
     chain_lengths: dict[int, float] = field(
         default_factory=lambda: {2: 0.25, 3: 0.4, 4: 0.35},
         metadata={"help": "Weights of the number of records the chain passes through (each on its own service)."})

@@ -1,9 +1,8 @@
-"""The design context: seeded values, planted state and the pieces of a task.
+"""The design context: seeded values and the planted state of a task.
 
 A :class:`Ctx` holds the working copy of every needed service's initial
 state (JSON dicts) while the design stage plants records into it, plus the
-seeded random sources. :class:`Fact` is a value the agent must discover in
-one service; :class:`SinkStep` is the write that uses it in another.
+seeded random sources that planters draw names, codes and values from.
 """
 
 from __future__ import annotations
@@ -11,125 +10,16 @@ from __future__ import annotations
 import datetime as dt
 import random
 import string
-from dataclasses import dataclass, field, replace
 from typing import Any, Callable, Optional
 
 from faker import Faker
 
 from compoworld_gym.tasks import MetaCall
 
-#: How a reference value of each entity type is referred to once found.
-REF_WORDS: dict[str, str] = {
-    "email": "that email address", "date": "that date", "money": "that amount",
-    "person_name": "that person's name", "company": "that company", "phone": "that phone number",
-    "sku": "that SKU", "city": "that city", "url": "that link", "datetime": "that time",
-}
-
-
-def ref_word(etype: str) -> str:
-    """The phrase that refers back to a found value of type ``etype``."""
-    if etype in REF_WORDS:
-        return REF_WORDS[etype]
-    if etype.endswith("_id"):
-        return f"that {etype[:-3].replace('_', ' ')} id"
-    return f"that {etype.replace('_', ' ')}"
-
-
 def call(tool_name: str, **arguments: Any) -> MetaCall:
     """A reference ``call_tool`` step (``None`` arguments are dropped)."""
     args = {k: v for k, v in arguments.items() if v is not None}
     return MetaCall(name="call_tool", arguments={"tool_name": tool_name, "arguments": args})
-
-
-@dataclass
-class Fact:
-    """A value the agent must find in ``service`` and carry on.
-
-    Attributes:
-        type: entity type, e.g. ``"email"``.
-        value: the JSON value (str or float).
-        service: where it is found.
-        noun: what it is, e.g. "the requester's email address".
-        locate: where to find it, e.g. "on the helpdesk ticket about 'X'".
-        ref: how later sentences refer to it ("that email address").
-        reads: reference calls that discover it.
-        rules: house rules this fact's variant needs.
-        negatives: deliberate negative checks (pass at reset and after).
-        wrong: tempting wrong values (decoys, stale values) never to be used.
-        capabilities: capability labels the variant adds.
-        decoys: the wrong values exactly as planted (kept through transforms:
-            a dump of everything seen lists them as they were stored).
-        found: the value as found, when a transform derived ``value`` from it.
-        origin: ``(collection, record id)`` of the record holding the fact
-            (for a sum, one of the parts), or None when unknown.
-    """
-
-    type: str
-    value: Any
-    service: str
-    noun: str
-    locate: str
-    ref: str = ""
-    reads: list[MetaCall] = field(default_factory=list)
-    rules: list[str] = field(default_factory=list)
-    negatives: list[dict[str, Any]] = field(default_factory=list)
-    wrong: list[Any] = field(default_factory=list)
-    capabilities: set[str] = field(default_factory=set)
-    decoys: list[Any] = field(default_factory=list)
-    found: Any = None
-    origin: Optional[tuple[str, str]] = None
-
-    def __post_init__(self) -> None:
-        if not self.ref:
-            self.ref = ref_word(self.type)
-
-    def derived(self, value: Any, ref: str, wrong: list[Any], capability: str) -> "Fact":
-        """A transformed copy (e.g. the date three days later)."""
-        return replace(self, value=value, ref=ref, wrong=wrong, capabilities=self.capabilities | {capability},
-                       found=self.value if self.found is None else self.found)
-
-    @property
-    def display(self) -> str:
-        """The value as written in a report."""
-        return f"{self.value:.2f}" if self.type == "money" else str(self.value)
-
-
-@dataclass
-class SinkStep:
-    """The write that uses a fact in a service.
-
-    Attributes:
-        service: the service written to.
-        tool: the write tool.
-        value_arg: the tool parameter that receives the fact.
-        calls: reference calls (lookups of the target, then the write).
-        phrase: imperative sentence; ``{ref}`` is replaced by the fact's ref.
-        label: short noun phrase for ordering rules ("the ticket update").
-        checks: ``checks(value) -> [check dict without id]`` verifying the
-            write with ``value``; ``record_exists`` items are negated for
-            wrong values.
-        where: extra call-log argument pattern identifying this write.
-        list_arg: True when ``value_arg`` is a list (e.g. recipients), so
-            call-log patterns use ``$contains``.
-        scope: what the write may change, per collection of ``service``:
-            ``{collection: {"allow_ids": [...], "allow_new": where | None}}``
-            (see the ``only_changed`` check). Collections not named here are
-            derived from ``checks``: ``record_matches`` ids may change and a
-            ``record_exists`` where-clause is what a new record must match.
-            Mail and chat sinks name their collections, to forbid extra
-            recipients and channels.
-    """
-
-    service: str
-    tool: str
-    value_arg: str
-    calls: list[MetaCall]
-    phrase: str
-    label: str
-    checks: Callable[[Any], list[dict[str, Any]]]
-    where: dict[str, Any] = field(default_factory=dict)
-    list_arg: bool = False
-    scope: dict[str, dict[str, Any]] = field(default_factory=dict)
 
 
 def _pool() -> dict[str, list[str]]:

@@ -53,16 +53,16 @@ def _flip(spec: ChainSpec, slot: Slot) -> Optional[float]:
 
 
 def _changes(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, overrides: dict[Any, Any],
-             original: bytes) -> bool:
+             original: bytes, cache: dict) -> bool:
     try:
         again = materialize(spec, base, today, fake, overrides)
-        return solve(spec, again, today).end_state() != original
+        return solve(spec, again, today, cache).end_state() != original
     except SolveError:
         return True
 
 
 def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, planted: Planted,
-                   derived: Derived) -> tuple[Optional[str], dict[str, str]]:
+                   derived: Derived, cache: Optional[dict] = None) -> tuple[Optional[str], dict[str, str]]:
     """Check that each service's fact decides the expected end state.
 
     Args:
@@ -72,12 +72,15 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
         fake: the Faker used for planting.
         planted: the original planting.
         derived: the original derivation.
+        cache: mounted services shared with the original solve (see
+            :func:`~compoworld_gym.generation.solve.mount_states`).
 
     Returns:
         ``(reason or None, {service: verdict})`` where a verdict is
         ``"changes:<what>"``, ``"written"`` or ``"not-needed"``.
     """
     original = derived.end_state()
+    cache = {} if cache is None else cache
     consumed = _consumed(spec)
     verdicts: dict[str, str] = {}
     for i, hop in enumerate(spec.hops):
@@ -90,12 +93,12 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
             if alt is None:  # the write targets this very record
                 verdicts.setdefault(service, f"changes:{give.type}")
                 continue
-            if _changes(spec, base, today, fake, {slot: alt}, original):
+            if _changes(spec, base, today, fake, {slot: alt}, original, cache):
                 verdicts[service] = f"changes:{give.type}"
                 break
         verdicts.setdefault(service, "not-needed")
     if spec.rule is not None:
-        flipped = _changes(spec, base, today, fake, {"threshold": spec.rule.stale_threshold}, original)
+        flipped = _changes(spec, base, today, fake, {"threshold": spec.rule.stale_threshold}, original, cache)
         verdicts[spec.rule.holder.service] = "changes:policy" if flipped else "not-needed"
     for act in spec.actions:
         verdicts.setdefault(act.action.service, "written")

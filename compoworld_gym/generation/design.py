@@ -21,7 +21,7 @@ from compoworld_gym.checks import AnswerContains, AnswerExcludes, Check, OnlyCha
 from compoworld_gym.composition import Composition, Step
 from compoworld_gym.generation.chain import ChainSpec, Planted, materialize
 from compoworld_gym.generation.counterfactual import counterfactual
-from compoworld_gym.generation.guards import merge_where
+from compoworld_gym.generation.guards import MIN_EXCLUDED_CHARS, merge_where, shape_of, shaped
 from compoworld_gym.generation.links import Found
 from compoworld_gym.generation.solve import Derived, solve
 from compoworld_gym.generation.wording import Brief, leaks
@@ -51,6 +51,7 @@ class Design:
     chain: list[dict[str, Any]] = field(default_factory=list)
     counterfactual: dict[str, str] = field(default_factory=dict)
     policy: Optional[dict[str, Any]] = None
+    entry: str = ""
 
     def as_task(self, task_id: str, seed: int, today: Any) -> Any:
         """The candidate :class:`~compoworld_gym.tasks.Task` that verify replays."""
@@ -102,15 +103,27 @@ def _forms(value: Any) -> list[str]:
     return [str(value)]
 
 
-def _report(spec: ChainSpec, planted: Planted, found: Found, said: str) -> tuple[list[Check], str]:
+def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: set[Any],
+            skip: set[str]) -> tuple[list[Check], str]:
+    """The report items: the value found, and none of its look-alikes.
+
+    The look-alikes are the planted alternative and stale values, the stale
+    policy threshold and, for an amount, an email or a date, every other value
+    of that shape in the task's records (outside the records it writes), so
+    that an answer dumping everything seen fails. Values the task itself uses
+    (``legit``) or that an honest summary may repeat (``said``) are never excluded.
+    """
     slot = spec.report
     items: list[Check] = [AnswerContains(id="report", values=_forms(found.value), any_of=True, max_chars=600,
                                          description=f"The final answer reports {found.noun}.")]
     wrong = [planted.alt_values.get(slot), planted.stale_values.get(slot)]
     if spec.rule is not None and slot == spec.rule.attr:
         wrong.append(spec.rule.stale_threshold)
-    excluded = [f for v in wrong if v is not None and v != found.value for f in _forms(v)
-                if len(f) >= 5 and f.casefold() not in said]
+    shape = shape_of(found.value)
+    if shape is not None:
+        wrong += shaped(planted.states, shape, skip)
+    excluded = [f for v in dict.fromkeys(w for w in wrong if w is not None) if v != found.value and v not in legit
+                for f in _forms(v) if len(f) >= MIN_EXCLUDED_CHARS and f.casefold() not in said]
     if excluded:
         items.append(AnswerExcludes(id="report_x", values=list(dict.fromkeys(excluded)),
                                     description=f"The final answer names no look-alike of {found.noun}."))
@@ -174,17 +187,21 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
 
     Raises:
         DesignError: the chain does not solve (``unsolvable``), some service
-            is not needed (``counterfactual``), or the instruction leaks a
-            value or a tool name (``designer-leak``).
+            is not needed (``counterfactual``), the instruction leaks a
+            value or a tool name (``designer-leak``), or omits the case's
+            starting record or the policy's name (``designer-incomplete``).
+        compoworld_gym.generation.designer.DesignerError: the designer failed
+            (an endpoint that does not answer stops generation).
     """
     from compoworld_gym.generation.links import SolveError
 
     planted = materialize(spec, base, today, fake)
+    cache: dict = {}
     try:
-        derived = solve(spec, planted, today)
+        derived = solve(spec, planted, today, cache)
     except SolveError as exc:
         raise DesignError(f"unsolvable: {exc}") from None
-    reason, verdicts = counterfactual(spec, base, today, fake, planted, derived)
+    reason, verdicts = counterfactual(spec, base, today, fake, planted, derived, cache)
     if reason:
         raise DesignError(reason)
     b = brief(spec, planted, derived, tools)
@@ -192,16 +209,23 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
     leaked = leaks(text, b)
     if leaked:
         raise DesignError(f"designer-leak: the instruction states {leaked[:3]}")
+    needed = [str(planted.keys[0]), *([spec.rule.topic] if spec.rule else [])]
+    missing = [w for w in needed if w.casefold() not in text.casefold()]
+    if missing:  # the agent could not find the case's start or the policy
+        raise DesignError(f"designer-incomplete: the instruction omits {missing}")
     work, guards = _checks(derived)
     reference = _reference(derived, tool_counts, spec.services)
     said = "\x00".join([text.casefold(), *(str(mc.arguments).casefold() for mc in reference)])
-    report, answer = _report(spec, planted, derived.found[spec.report], said)
+    legit = {f.value for f in derived.found.values()}
+    skip = {i for g in guards if isinstance(g, OnlyChanged) for i in g.allow_ids}
+    report, answer = _report(spec, planted, derived.found[spec.report], said, legit, skip)
     checks: list[Check] = [*work, *guards, *report]
     return Design(
         composition=_composition(spec, derived), initial_state=planted.states, instruction=text, checks=checks,
         guards=[c.id for c in checks if c.is_negative], reference=reference, reference_answer=answer,
         capabilities=_capabilities(spec, derived), domain="operations",
-        chain=_chain_meta(spec, derived), counterfactual=verdicts, policy=_policy_meta(spec, derived))
+        chain=_chain_meta(spec, derived), counterfactual=verdicts, policy=_policy_meta(spec, derived),
+        entry=str(planted.keys[0]))
 
 
 def _capabilities(spec: ChainSpec, derived: Derived) -> list[str]:

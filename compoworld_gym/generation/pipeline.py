@@ -216,7 +216,9 @@ def generate_tasks(n: int, seed: int = 0, *, services: Optional[int | tuple[int,
         compoworld_gym.generation.config.ConfigError: a bad option.
     """
     if config is None:
-        config = GenerationConfig(services=services, **options)  # type: ignore[arg-type]
+        if services is not None:
+            options["services"] = services
+        config = GenerationConfig(**options)
     tasks: list[Task] = []
     for task in iter_tasks(n, seed, config, stats=stats, designer=designer):
         tasks.append(task)

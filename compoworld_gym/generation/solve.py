@@ -88,9 +88,28 @@ class Derived:
                                     for c in w.checks]] for svc, w in self.writes])
 
 
-def mount_states(states: dict[str, dict[str, Any]], today: dt.date) -> dict[str, Service]:
-    """Services on the given states (JSON dicts are not modified)."""
-    return {n: get_service(n)(orjson.loads(orjson.dumps(s)), today=today) for n, s in states.items()}
+def mount_states(states: dict[str, dict[str, Any]], today: dt.date,
+                 cache: Optional[dict[tuple[str, bytes], Service]] = None) -> dict[str, Service]:
+    """Services on the given states (JSON dicts are not modified).
+
+    Args:
+        states: ``{service: state JSON}``.
+        today: the task date.
+        cache: ``{(service, state bytes): Service}`` reused across calls.
+            Safe only for callers that never write (the solver reads), since
+            a cached service is shared; a counterfactual re-planting changes
+            one service, so the others come from the cache.
+    """
+    out = {}
+    for name, state in states.items():
+        raw = orjson.dumps(state)
+        svc = cache.get((name, raw)) if cache is not None else None
+        if svc is None:
+            svc = get_service(name)(orjson.loads(raw), today=today)
+            if cache is not None:
+                cache[(name, raw)] = svc
+        out[name] = svc
+    return out
 
 
 def _hops(spec: ChainSpec, reader: ServiceReader, planted: Planted, found: dict[Slot, Found],
@@ -135,14 +154,16 @@ def _policy(spec: ChainSpec, reader: ServiceReader, found: dict[Slot, Found]) ->
     return branch
 
 
-def solve(spec: ChainSpec, planted: Planted, today: dt.date) -> Derived:
-    """Follow ``spec`` on ``planted`` and build its writes.
+def solve(spec: ChainSpec, planted: Planted, today: dt.date,
+          cache: Optional[dict[tuple[str, bytes], Service]] = None) -> Derived:
+    """Follow ``spec`` on ``planted`` and build its writes (``cache``: see
+    :func:`mount_states`).
 
     Raises:
         SolveError: a lookup failed, a record lacks a value, or the policy
             cannot be read (the chain is broken on this state).
     """
-    reader = ServiceReader(mount_states(planted.states, today))
+    reader = ServiceReader(mount_states(planted.states, today, cache))
     found: dict[Slot, Found] = {}
     chain_reads: list = []
     _hops(spec, reader, planted, found, chain_reads)

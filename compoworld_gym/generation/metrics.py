@@ -1,0 +1,141 @@
+"""How chained a set of tasks really is, measured from the tasks alone.
+
+:func:`chain_metrics` replays each task's reference through the real
+services and tracks where every read's arguments came from. A read is a
+*chained lookup* when one of its argument values appeared in the result of
+an earlier call on another service and not in the instruction: the agent
+can only know that key from that earlier answer. The *chain depth* of a task
+is the longest path of such dependencies, counted in services. Nothing here
+trusts the generator's own metadata except for the policy verdict (which the
+counterfactual stage computed by re-planting).
+
+Example:
+    >>> from compoworld_gym.generation import generate_tasks
+    >>> m = chain_metrics(generate_tasks(3, seed=0))
+    >>> m["tasks"], m["chained_share"] > 0
+    (3, True)
+"""
+
+from __future__ import annotations
+
+import re
+import statistics
+from collections import Counter
+from typing import Any, Iterable
+
+import orjson
+
+from compoworld_gym.catalog import get_service
+from compoworld_gym.tasks import Task, initial_state_of
+from compoworld_gym.world import World
+
+#: Leaf values shorter than this are too generic to trace ("open", "10").
+MIN_TRACE_CHARS = 5
+
+
+def _leaves(node: Any, out: set[str]) -> set[str]:
+    if isinstance(node, dict):
+        for v in node.values():
+            _leaves(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _leaves(v, out)
+    elif isinstance(node, (str, int, float)) and not isinstance(node, bool):
+        text = f"{node:.2f}" if isinstance(node, float) else str(node)
+        if len(text) >= MIN_TRACE_CHARS:
+            out.add(text.casefold())
+    return out
+
+
+def _result_text(data: Any) -> str:
+    return orjson.dumps(data).decode().casefold()
+
+
+def trace(task: Task) -> dict[str, Any]:
+    """Replay ``task``'s reference and trace its read keys.
+
+    Returns:
+        ``{"chained_reads": int, "depth": int (services), "reads": int}``.
+
+    Raises:
+        RuntimeError: a reference call fails (the task is broken).
+    """
+    # Distractors too: the reference qualifies tool names exactly as the full listing needs.
+    world = World(get_service(n)(initial_state_of(task, n), today=task.today)
+                  for n in [*task.services, *task.distractors])
+    instruction = task.instruction.casefold()
+    history: list[tuple[str, str, int]] = []  # (service, result text, depth of that call)
+    chained = reads = 0
+    depth = 0
+    for mc in task.reference:
+        if mc.name != "call_tool":
+            continue
+        route = world.resolve(str(mc.arguments.get("tool_name", "")))
+        res = world.call_tool(mc.arguments["tool_name"], mc.arguments.get("arguments") or {})
+        if not res.get("success"):
+            raise RuntimeError(f"{task.id}: reference call {mc.arguments['tool_name']} failed: {res}")
+        service, spec = route[0].name, route[1]
+        mine = 1
+        if spec.read_only:
+            reads += 1
+            keys = {k for k in _leaves(mc.arguments.get("arguments") or {}, set()) if k not in instruction}
+            sources = [d for s, text, d in history if s != service and any(k in text for k in keys)]
+            if sources:
+                chained += 1
+                mine = 1 + max(sources)
+            depth = max(depth, mine)
+        history.append((service, _result_text(res.get("data")), mine))
+    return {"chained_reads": chained, "depth": depth, "reads": reads}
+
+
+def _policy_decides(task: Task) -> bool:
+    policy = task.meta.get("policy")
+    cf = task.meta.get("counterfactual") or {}
+    return bool(policy) and cf.get(policy["service"]) == "changes:policy"
+
+
+def _tool_leaks(task: Task) -> int:
+    names = {t for s in task.services for t in get_service(s).tools if "_" in t}
+    low = task.instruction.casefold()
+    return sum(1 for t in names if re.search(rf"\b{re.escape(t.casefold())}\b", low))
+
+
+def chain_metrics(tasks: Iterable[Task]) -> dict[str, Any]:
+    """The chained-generation figures of a task set.
+
+    Returns:
+        ``tasks``; ``chained_share`` (tasks with at least one chained lookup);
+        ``median_depth`` and ``depth_ge4_share`` (chain depth in services);
+        ``depth_histogram``; ``rule_share`` (a policy found in the state
+        decides an action, verified counterfactually); ``median_instruction_chars``;
+        ``tool_name_leaks`` (instructions naming a tool); ``services_covered``
+        and ``services_missing`` (of the catalog).
+    """
+    from compoworld_gym.catalog import service_names
+
+    rows, lengths, covered, rules, leaks = [], [], set(), 0, 0
+    for task in tasks:
+        rows.append(trace(task))
+        lengths.append(len(task.instruction))
+        covered |= set(task.services)
+        rules += _policy_decides(task)
+        leaks += _tool_leaks(task) > 0
+    n = len(rows)
+    if n == 0:
+        return {"tasks": 0}
+    depths = [r["depth"] for r in rows]
+    return {
+        "tasks": n,
+        "chained_share": round(sum(r["chained_reads"] > 0 for r in rows) / n, 4),
+        "median_depth": statistics.median(depths),
+        "depth_ge4_share": round(sum(d >= 4 for d in depths) / n, 4),
+        "depth_histogram": dict(sorted(Counter(depths).items())),
+        "rule_share": round(rules / n, 4),
+        "median_instruction_chars": statistics.median(lengths),
+        "tool_name_leaks": leaks,
+        "services_covered": len(covered),
+        "services_missing": sorted(set(service_names()) - covered),
+    }
+
+
+__all__ = ["chain_metrics", "trace"]
