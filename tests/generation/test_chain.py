@@ -1,0 +1,155 @@
+"""Chained tasks: every service's answer matters, the policy decides, the
+instruction gives no value away, and a wrong reading of any record fails."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from faker import Faker
+
+from compoworld_gym.generation import GenerationConfig, generate_tasks
+from compoworld_gym.generation.chain import ActionSpec, ChainSpec, HopSpec, materialize
+from compoworld_gym.generation.config import TODAY
+from compoworld_gym.generation.context import Ctx
+from compoworld_gym.generation.counterfactual import counterfactual
+from compoworld_gym.generation.design import DesignError, design
+from compoworld_gym.generation.explore import explore_states
+from compoworld_gym.generation.hooks import available_links
+from compoworld_gym.generation.metrics import chain_metrics, trace
+from compoworld_gym.generation.plan import plan
+from compoworld_gym.generation.solve import solve
+from compoworld_gym.generation.wording import render
+from compoworld_gym.metatools import dispatch
+from compoworld_gym.tasks import evaluate, mount, score
+
+LINKS = available_links()
+
+
+@pytest.fixture(scope="module")
+def tasks():
+    return generate_tasks(30, seed=11)
+
+
+def _spec(actions: list[ActionSpec], hops: list[HopSpec], key: str = "t") -> ChainSpec:
+    ctx = Ctx(random.Random(key), Faker(), TODAY, {})
+    return ChainSpec(seed_key=key, hops=hops, rule=None, actions=actions, report=actions[0].mention,
+                     case=ctx.case(), links=LINKS)
+
+
+def test_counterfactual_rejects_a_service_nothing_uses() -> None:
+    # ticket -> order, but the email goes to the address on the *ticket* and
+    # quotes the ticket's name: nothing the order system says matters.
+    ticket, order = LINKS["helpdesk"].relays[0], LINKS["orders"].relays[0]
+    email = LINKS["gmail"].actions[0]
+    hops = [HopSpec(ticket, {"email": "ann.lee42@example.org", "person_name": "Ann Lee"}),
+            HopSpec(order, {"email": "ann.lee42@example.org", "person_name": "Ann Lee", "money": 412.5,
+                            "tracking_number": "1Z1234567890"})]
+    lazy = _spec([ActionSpec(email, {"to": ("hop", 0, "email")}, ("hop", 0, "person_name"))], hops)
+    base = explore_states(lazy.services, 0, TODAY)
+    planted = materialize(lazy, base, TODAY, Faker())
+    reason, verdicts = counterfactual(lazy, base, TODAY, Faker(), planted, solve(lazy, planted, TODAY))
+    assert verdicts["orders"] == "not-needed" and reason == "counterfactual: orders not needed"
+    # Quoting the order total makes the order system needed.
+    used = _spec([ActionSpec(email, {"to": ("hop", 0, "email")}, ("hop", 1, "money"))], hops)
+    planted = materialize(used, base, TODAY, Faker())
+    reason, verdicts = counterfactual(used, base, TODAY, Faker(), planted, solve(used, planted, TODAY))
+    assert reason is None and verdicts["orders"] == "changes:money" and verdicts["helpdesk"].startswith("changes:")
+
+
+def test_materialize_is_deterministic_and_overrides_change_one_record() -> None:
+    rng = random.Random(5)
+    spec = plan(rng, Ctx(rng, Faker(), TODAY, {}), LINKS, length=3, p_rule=1.0, p_stale=1.0, max_actions=2,
+                seed_key="k5")
+    base = explore_states(spec.services, 0, TODAY)
+    a, b = materialize(spec, base, TODAY, Faker()), materialize(spec, base, TODAY, Faker())
+    assert a.states == b.states and a.keys == b.keys
+    assert base == explore_states(spec.services, 0, TODAY), "planting must not touch the base states"
+
+
+def _wrong_world_scores(seed: int) -> list[float]:
+    """Scores of agents that read one record wrongly: each counterfactual
+    world's writes, replayed on the real task."""
+    rng = random.Random(f"w{seed}")
+    fake = Faker()
+    spec = plan(rng, Ctx(rng, fake, TODAY, {}), LINKS, length=rng.choice((2, 3, 4)), p_rule=0.8, p_stale=0.5,
+                max_actions=2, seed_key=f"w{seed}")
+    base = explore_states(spec.services, 0, TODAY)
+    try:
+        d = design(spec, base, TODAY, fake, rng, render, {}, [])
+    except DesignError:
+        return []
+    from compoworld_gym.generation.submit import build_task
+
+    task = build_task(d, task_id="t", seed=0, today=TODAY, stage_stats={})
+    planted = materialize(spec, base, TODAY, fake)
+    right = solve(spec, planted, TODAY).end_state()
+    overrides = [{"threshold": spec.rule.stale_threshold}] if spec.rule else []
+    overrides += [{slot: v} for slot, v in planted.alt_values.items() if slot[2] in ("email", "money")]
+    out = []
+    for ov in overrides:
+        try:
+            wrong = solve(spec, materialize(spec, base, TODAY, fake, ov), TODAY)
+        except Exception:
+            continue
+        if wrong.end_state() == right:
+            continue  # a value nothing uses
+        world = mount(task)
+        for svc, w in wrong.writes:
+            for mc in w.calls:
+                dispatch(world, "call_tool", {"tool_name": _exposed(world, svc, mc.arguments["tool_name"]),
+                                              "arguments": mc.arguments["arguments"]})
+        out.append(score(evaluate(task, world.states(task.services), task.reference_answer, world.call_log)))
+    return out
+
+
+def _exposed(world, service: str, tool: str) -> str:
+    return world.exposed_name(service, tool)
+
+
+def test_an_agent_misreading_any_record_or_the_stale_policy_fails() -> None:
+    scores = [s for seed in range(12) for s in _wrong_world_scores(seed)]
+    assert len(scores) >= 10
+    assert max(scores) < 1.0, scores
+
+
+def test_tasks_chain_and_decide(tasks) -> None:
+    m = chain_metrics(tasks)
+    assert m["chained_share"] >= 0.8 and m["median_depth"] >= 3, m
+    assert m["rule_share"] >= 0.5 and m["tool_name_leaks"] == 0, m
+    assert m["median_instruction_chars"] <= 1200, m
+    for t in tasks:
+        assert all(v != "not-needed" for v in t.meta["counterfactual"].values()), t.id
+        assert trace(t)["chained_reads"] == sum(1 for h in t.meta["chain"][1:]) or trace(t)["chained_reads"] >= 1
+
+
+def test_instruction_states_no_value_a_check_expects(tasks) -> None:
+    for t in tasks:
+        low = t.instruction.casefold()
+        for chk in t.checks:
+            if chk.is_negative or chk.kind == "answer_excludes":
+                continue
+            values = list(getattr(chk, "values", [])) + [str(getattr(chk, "record_id", "") or "")]
+            values += [str(v) for v in _leaf_values(getattr(chk, "where", {}))]
+            for v in values:
+                if len(v) >= 5 and v != t.meta["entry"]:
+                    assert v.casefold() not in low, (t.id, chk.id, v)
+
+
+def _leaf_values(node):
+    if isinstance(node, dict):
+        for v in node.values():
+            yield from _leaf_values(v)
+    elif isinstance(node, list):
+        for v in node:
+            yield from _leaf_values(v)
+    elif isinstance(node, (str, int, float)) and not isinstance(node, bool):
+        yield node
+
+
+def test_config_checks_its_fields() -> None:
+    from compoworld_gym.generation import ConfigError
+
+    for bad in ({"services": (1, 3)}, {"p_rule": 1.5}, {"chain_lengths": {1: 1.0}}, {"max_actions": 0}):
+        with pytest.raises(ConfigError):
+            GenerationConfig(**bad)
