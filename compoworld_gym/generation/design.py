@@ -114,9 +114,15 @@ def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: s
     (``legit``) or that an honest summary may repeat (``said``) are never excluded.
     """
     slot = spec.report
-    items: list[Check] = [AnswerContains(id="report", values=_forms(found.value), any_of=True, max_chars=600,
+    items: list[Check] = [AnswerContains(id="report", values=_forms(found.value), any_of=True,
                                          description=f"The final answer reports {found.noun}.")]
-    wrong = [planted.alt_values.get(slot), planted.stale_values.get(slot)]
+    # Look-alikes of the same type anywhere in the chain, and the alternative
+    # record's own id when the reported value is a record's id.
+    wrong = [v for table in (planted.alt_values, planted.stale_values) for s, v in table.items() if s[2] == slot[2]]
+    if slot[0] == "hop" and spec.hops[slot[1]].relay.key == slot[2]:
+        wrong.append(planted.alt_keys[slot[1]])
+    if slot[0] == "hop" and any(g.type == slot[2] and g.field == "id" for g in spec.hops[slot[1]].relay.gives):
+        wrong += [k for k in planted.alt_keys if isinstance(k, str)]
     if spec.rule is not None and slot == spec.rule.attr:
         wrong.append(spec.rule.stale_threshold)
     shape = shape_of(found.value)

@@ -33,7 +33,7 @@ def test_tasks_are_well_formed(tasks) -> None:
         report = next(c for c in t.checks if c.kind == "answer_contains")
         for v in report.values:  # the discovered value is never in the instruction
             assert v.lower() not in t.instruction.lower()
-        assert verify(t, t.meta["negative_checks"]).ok
+        assert verify(t, t.meta["guards"]).ok
 
 
 def test_reference_scores_one_through_env(tasks) -> None:
@@ -79,7 +79,7 @@ def test_rejects_check_satisfied_at_reset(tasks) -> None:
     coll, rid = _some_record(t, svc)
     idle = {"kind": "record_exists", "id": "idle", "service": svc, "collection": coll, "where": {"id": rid}}
     bad = _variant(t, checks=[*t.checks, idle])
-    verdict = verify(bad, t.meta["negative_checks"])
+    verdict = verify(bad, t.meta["guards"])
     assert not verdict.ok and verdict.reason.startswith("nothing-scores") and "idle" in verdict.reason
 
 
@@ -93,7 +93,7 @@ def test_rejects_check_no_step_affects(tasks) -> None:
     tool = read.arguments["tool_name"].split("__")[-1]
     idle = {"kind": "tool_called", "id": "idle", "service": t.services[0], "tool": tool}
     bad = _variant(t, checks=[*t.checks, idle], reference=[*t.reference[:i + 1], read, *t.reference[i + 1:]])
-    verdict = verify(bad, t.meta["negative_checks"])
+    verdict = verify(bad, t.meta["guards"])
     assert not verdict.ok and verdict.reason.startswith("unaffected-check") and "idle" in verdict.reason
 
 
@@ -101,7 +101,7 @@ def test_rejects_guard_the_reference_breaks(tasks) -> None:
     t = next(t for t in tasks if any(c.kind == "only_changed" and c.allow_ids for c in t.checks))
     keep = next(c for c in t.checks if c.kind == "only_changed" and c.allow_ids)
     strict = [c.model_copy(update={"allow_ids": []}) if c.id == keep.id else c for c in t.checks]
-    verdict = verify(_variant(t, checks=strict), t.meta["negative_checks"])
+    verdict = verify(_variant(t, checks=strict), t.meta["guards"])
     assert not verdict.ok and verdict.reason.startswith("guard-broken") and keep.id in verdict.reason
 
 
@@ -114,13 +114,13 @@ def test_rejects_task_without_positive_item(tasks) -> None:
 
 def test_rejects_negatives_that_disagree_with_flags(tasks) -> None:
     t = tasks[0]
-    verdict = verify(t, [*t.meta["negative_checks"], "report"])
+    verdict = verify(t, [*t.meta["guards"], "report"])
     assert not verdict.ok and verdict.reason.startswith("negative-mismatch") and "report" in verdict.reason
 
 
 def test_negative_flags_match_meta(tasks) -> None:
     for t in tasks:
-        assert {c.id for c in t.checks if c.is_negative} == set(t.meta["negative_checks"]), t.id
+        assert {c.id for c in t.checks if c.is_negative} == set(t.meta["guards"]), t.id
         kinds = {c.kind for c in t.checks}
         assert "only_changed" in kinds and "answer_excludes" in kinds, t.id
 
@@ -161,10 +161,10 @@ def test_rejects_failing_reference(tasks) -> None:
     writes = [i for i, mc in enumerate(t.reference) if mc.name == "call_tool"]
     # Drop the last real call: the reference no longer reaches the goal.
     ref = [mc for i, mc in enumerate(t.reference) if i != writes[-1]]
-    verdict = verify(_variant(t, reference=ref), t.meta["negative_checks"])
+    verdict = verify(_variant(t, reference=ref), t.meta["guards"])
     assert not verdict.ok and verdict.reason.startswith("reference-below-1")
     broken = [*t.reference, MetaCall(name="call_tool", arguments={"tool_name": "no_such_tool", "arguments": {}})]
-    verdict = verify(_variant(t, reference=broken), t.meta["negative_checks"])
+    verdict = verify(_variant(t, reference=broken), t.meta["guards"])
     assert not verdict.ok and verdict.reason.startswith("reference-call-failed")
     assert not verify(_variant(t, reference_answer="I did it.")).ok
 
@@ -176,7 +176,7 @@ def test_rejects_redundant_reference_step(tasks) -> None:
     for t in tasks[:4]:
         for mc in t.reference:
             if mc.name == "call_tool" and mc.arguments["tool_name"] in ("send_message", "set_task_details", "update_ticket"):
-                verdict = verify(_variant(t, reference=[*t.reference, mc]), t.meta["negative_checks"])
+                verdict = verify(_variant(t, reference=[*t.reference, mc]), t.meta["guards"])
                 assert not verdict.ok
                 reasons.append(verdict.reason.split(":")[0])
     assert "redundant-step" in reasons
