@@ -32,7 +32,7 @@ class EpisodeResult:
         task_id: the task.
         score: fraction of rubric items passed, in [0, 1].
         success: every item passed.
-        rubric: ``[{"id", "kind", "passed", "description"}]``.
+        rubric: ``[{"id", "kind", "passed", "guard", "description"}]``.
         steps: env steps taken; n_tool_calls: meta-tool calls made.
         finish_reason: ``"answer"`` or ``"max_steps"``.
     """

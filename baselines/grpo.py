@@ -242,7 +242,7 @@ class GroupedRollout:
                 if terms[i] or truncs[i]:
                     ended[i] = True
                     rubric[i] = [1.0 if r["passed"] else 0.0 for r in info["rubric"][i]]
-                    guards[i] = [bool(r.get("negative", False)) for r in info["rubric"][i]]
+                    guards[i] = [bool(r.get("guard", False)) for r in info["rubric"][i]]
                     scores[i] = info["rubric_score"][i]
                     continue
                 reply = self.env_reply_ids(obs[i][history[i] + 1:])
@@ -265,8 +265,8 @@ class GroupedRollout:
         if self.config.reward == "completion_focused":
             return summed  # CompletionFocusedReward paid each sub-env its group reward once
         fn = binary_reward if self.config.reward == "binary" else fraction_reward
-        # Guards (negative items) scale the reward instead of earning it, as in the env's score.
-        return np.concatenate([fn(rubric[s:s + g], negative=guards[s]) for s in range(0, len(rubric), g)])
+        # Guards scale the reward instead of earning it, as in the env's score.
+        return np.concatenate([fn(rubric[s:s + g], guards=guards[s]) for s in range(0, len(rubric), g)])
 
 
 def env_reward(completions: list[Any], env_reward: list[float], **kwargs: Any) -> list[float]:

@@ -20,7 +20,7 @@ from compoworld_gym.matching import get_path, matches, records
 
 #: Kinds that are guards by default: they hold in the initial state and can
 #: only be broken (nothing else touched, no wrong answer, no forbidden call).
-NEGATIVE_KINDS = frozenset({"record_unchanged", "record_absent", "tool_not_called", "only_changed",
+GUARD_KINDS = frozenset({"record_unchanged", "record_absent", "tool_not_called", "only_changed",
                             "answer_excludes"})
 
 
@@ -44,15 +44,30 @@ class _Check(BaseModel):
 
     id: str = Field(description="Rubric item id, unique within a task.")
     description: str = Field(default="", description="What the item checks, for people (never shown to agents).")
-    negative: Optional[bool] = Field(
+    guard: Optional[bool] = Field(
         default=None, description="A guard (something that must stay true) rather than work to do; "
-                                   "defaults by kind (NEGATIVE_KINDS). Guards scale the reward "
-                                   "instead of earning it (see compoworld_gym.tasks.score).")
+                                   "defaults by kind (GUARD_KINDS). Guards scale the reward "
+                                   "instead of earning it (see compoworld_gym.episode.score). "
+                                   "Called 'negative' in task schema_version 1.")
 
     @property
-    def is_negative(self) -> bool:
+    def is_guard(self) -> bool:
         """Whether this item is a guard (explicit flag, else by kind)."""
-        return self.negative if self.negative is not None else self.kind in NEGATIVE_KINDS  # type: ignore[attr-defined]
+        return self.guard if self.guard is not None else self.kind in GUARD_KINDS  # type: ignore[attr-defined]
+
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """Whether the item passes. Never raises on odd states: a missing
+        service, collection or record simply fails the item.
+
+        Args:
+            final_states: ``{service: state JSON dict}`` at the end of the episode.
+            answer: the agent's final answer, or None if it never answered.
+            call_log: the world's ordered log of real tool calls (dicts with
+                ``index``, ``service``, ``tool``, ``arguments``, ``success``).
+            initial_states: ``{service: state JSON dict}`` at reset.
+        """
+        raise NotImplementedError(f"{type(self).__name__} does not define evaluate()")
 
 
 class _StateCheck(_Check):
@@ -66,12 +81,22 @@ class RecordExists(_StateCheck):
     kind: Literal["record_exists"] = "record_exists"
     where: dict[str, Any]
 
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """At least one record of the final collection matches ``where``."""
+        return _n_matching(final_states, self) >= 1
+
 
 class RecordAbsent(_StateCheck):
     """Passes when no record matches ``where`` (e.g. nobody else notified)."""
 
     kind: Literal["record_absent"] = "record_absent"
     where: dict[str, Any]
+
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """No record of the final collection matches ``where``."""
+        return _n_matching(final_states, self) == 0
 
 
 class RecordCount(_StateCheck):
@@ -82,6 +107,12 @@ class RecordCount(_StateCheck):
     op: Literal["eq", "ge", "le"] = "eq"
     value: int
 
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """The number of final records matching ``where`` satisfies ``op value``."""
+        n = _n_matching(final_states, self)
+        return {"eq": n == self.value, "ge": n >= self.value, "le": n <= self.value}[self.op]
+
 
 class RecordMatches(_StateCheck):
     """Passes when the record with key ``record_id`` exists and matches ``where``."""
@@ -90,12 +121,25 @@ class RecordMatches(_StateCheck):
     record_id: str
     where: dict[str, Any]
 
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """The final record ``record_id`` exists and matches ``where``."""
+        rec = _record(_collection(final_states, self), self.record_id)
+        return rec is not None and matches(rec, self.where)
+
 
 class RecordUnchanged(_StateCheck):
     """Passes when the record with key ``record_id`` is exactly as it was at reset."""
 
     kind: Literal["record_unchanged"] = "record_unchanged"
     record_id: str
+
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """The record ``record_id`` existed at reset and is equal at the end."""
+        before = _record(_collection(initial_states, self), self.record_id)
+        after = _record(_collection(final_states, self), self.record_id)
+        return before is not None and before == after
 
 
 class AnswerContains(_Check):
@@ -109,6 +153,15 @@ class AnswerContains(_Check):
     any_of: bool = False
     max_chars: int = Field(default=2000, ge=1)
 
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """The answer (at most ``max_chars``) contains every value (with ``any_of``: one)."""
+        if answer is not None and len(answer) > self.max_chars:
+            return False
+        text = _norm_text(answer or "")
+        hits = [_norm_text(v) in text for v in self.values]
+        return any(hits) if self.any_of else all(hits)
+
 
 class AnswerExcludes(_Check):
     """Passes when the final answer contains none of the values (wrong ids,
@@ -116,6 +169,12 @@ class AnswerExcludes(_Check):
 
     kind: Literal["answer_excludes"] = "answer_excludes"
     values: list[str] = Field(min_length=1)
+
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """The answer contains none of the values (a missing answer passes)."""
+        text = _norm_text(answer or "")
+        return not any(_norm_text(v) in text for v in self.values)
 
 
 class OnlyChanged(_StateCheck):
@@ -128,6 +187,11 @@ class OnlyChanged(_StateCheck):
     allow_ids: list[str] = Field(default_factory=list)
     allow_new: Optional[dict[str, Any]] = None
 
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """Only ``allow_ids`` changed, none deleted, and new records match ``allow_new``."""
+        return _only_changed(self, _collection(initial_states, self), _collection(final_states, self))
+
 
 class ToolCalled(_Check):
     """Passes when a successful call of ``tool`` (on ``service``) whose
@@ -139,6 +203,11 @@ class ToolCalled(_Check):
     where: dict[str, Any] = Field(default_factory=dict)
     min_count: int = 1
 
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """At least ``min_count`` successful matching calls are in the log."""
+        return len(_calls(call_log, self)) >= self.min_count
+
 
 class ToolNotCalled(_Check):
     """Passes when no successful call of ``tool`` with matching arguments happened."""
@@ -147,6 +216,11 @@ class ToolNotCalled(_Check):
     service: str
     tool: str
     where: dict[str, Any] = Field(default_factory=dict)
+
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """No successful matching call is in the log."""
+        return not _calls(call_log, self)
 
 
 class CallPattern(BaseModel):
@@ -173,6 +247,17 @@ class CallOrder(_Check):
     after: CallPattern
     require: Literal["every_after", "some_after"] = "every_after"
 
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """The ``before``/``after`` calls are ordered as ``require`` says."""
+        befores = _calls(call_log, self.before)
+        afters = _calls(call_log, self.after)
+        if not (afters and befores):
+            return False
+        if self.require == "some_after":
+            return max(afters) > min(befores)
+        return min(befores) < min(afters)
+
 
 Check = Annotated[
     Union[RecordExists, RecordAbsent, RecordCount, RecordMatches, RecordUnchanged, OnlyChanged,
@@ -182,17 +267,21 @@ Check = Annotated[
 
 
 class CheckResult(BaseModel):
-    """The outcome of one rubric item (``negative``: the item is a guard)."""
+    """The outcome of one rubric item (``guard``: the item is a guard)."""
 
     id: str
     kind: str
     passed: bool
-    negative: bool = False
+    guard: bool = False
     description: str = ""
 
 
 def _collection(states: dict[str, Any], check: _StateCheck) -> Any:
     return (states.get(check.service) or {}).get(check.collection)
+
+
+def _n_matching(states: dict[str, Any], check: Any) -> int:
+    return sum(1 for r in records(_collection(states, check)) if matches(r, check.where))
 
 
 def _norm_text(text: str) -> str:
@@ -230,49 +319,10 @@ def _only_changed(check: Any, before: Any, after: Any) -> bool:
     return check.allow_new is not None and all(matches(rec, check.allow_new) for rec in added)
 
 
-def run_check(check: Any, final_states: dict[str, Any], answer: Optional[str],
+def run_check(check: _Check, final_states: dict[str, Any], answer: Optional[str],
               call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
-    """Evaluate one check. Never raises on odd states: a missing service,
-    collection or record simply fails the item."""
-    kind = check.kind
-    if kind in ("record_exists", "record_absent", "record_count"):
-        n = sum(1 for r in records(_collection(final_states, check)) if matches(r, check.where))
-        if kind == "record_exists":
-            return n >= 1
-        if kind == "record_absent":
-            return n == 0
-        return {"eq": n == check.value, "ge": n >= check.value, "le": n <= check.value}[check.op]
-    if kind == "record_matches":
-        rec = _record(_collection(final_states, check), check.record_id)
-        return rec is not None and matches(rec, check.where)
-    if kind == "record_unchanged":
-        before = _record(_collection(initial_states, check), check.record_id)
-        after = _record(_collection(final_states, check), check.record_id)
-        return before is not None and before == after
-    if kind == "answer_contains":
-        if answer is not None and len(answer) > check.max_chars:
-            return False
-        text = _norm_text(answer or "")
-        hits = [_norm_text(v) in text for v in check.values]
-        return any(hits) if check.any_of else all(hits)
-    if kind == "answer_excludes":
-        text = _norm_text(answer or "")
-        return not any(_norm_text(v) in text for v in check.values)
-    if kind == "only_changed":
-        return _only_changed(check, _collection(initial_states, check), _collection(final_states, check))
-    if kind == "tool_called":
-        return len(_calls(call_log, check)) >= check.min_count
-    if kind == "tool_not_called":
-        return not _calls(call_log, check)
-    if kind == "call_order":
-        befores = _calls(call_log, check.before)
-        afters = _calls(call_log, check.after)
-        if not (afters and befores):
-            return False
-        if check.require == "some_after":
-            return max(afters) > min(befores)
-        return min(befores) < min(afters)
-    raise ValueError(f"unknown check kind {kind!r}")
+    """Evaluate one check (``check.evaluate(...)``, kept for callers); see :meth:`_Check.evaluate`."""
+    return check.evaluate(final_states, answer, call_log, initial_states)
 
 
 def evaluate_checks(checks: list[Any], final_states: dict[str, Any], answer: Optional[str],
@@ -287,6 +337,6 @@ def evaluate_checks(checks: list[Any], final_states: dict[str, Any], answer: Opt
         initial_states: ``{service: state JSON dict}`` at reset (for
             ``record_unchanged``).
     """
-    return [CheckResult(id=c.id, kind=c.kind, description=c.description, negative=c.is_negative,
+    return [CheckResult(id=c.id, kind=c.kind, description=c.description, guard=c.is_guard,
                         passed=run_check(c, final_states, answer, call_log, initial_states))
             for c in checks]

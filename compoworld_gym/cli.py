@@ -2,9 +2,6 @@
 
 from __future__ import annotations
 
-import contextlib
-import os
-
 import json
 import sys
 from pathlib import Path
@@ -302,6 +299,7 @@ def generate(
 
     from compoworld_gym.generation import ConfigError, GenerationConfig, GenerationError, GenerationStats, iter_tasks
     from compoworld_gym.generation.designer import DesignerError, get_designer
+    from compoworld_gym.jsonl import atomic_writer
 
     _check_out(out)
     try:
@@ -313,7 +311,7 @@ def generate(
     stats = GenerationStats()
     kept = []
     try:
-        with Progress(console=Console(stderr=True), transient=True) as progress, _atomic_lines(out) as sink:
+        with Progress(console=Console(stderr=True), transient=True) as progress, atomic_writer(out) as sink:
             bar = progress.add_task("generating", total=n)
             for k, task in enumerate(iter_tasks(n, seed, cfg, stats=stats, designer=write_instruction), 1):
                 sink.write(task.to_json() + "\n")
@@ -342,21 +340,6 @@ def _services_range(text: Optional[str]) -> Optional[tuple[int, int]]:
         return int(lo), int(hi or lo)
     except ValueError:
         raise _fail(f"--services takes N or LO-HI, got {text!r}") from None
-
-
-@contextlib.contextmanager
-def _atomic_lines(path: Path):
-    """A text file that replaces ``path`` only when the block ends without error."""
-    tmp = path.with_name(f".{path.name}.partial")
-    try:
-        with open(tmp, "w", encoding="utf-8") as fh:
-            yield fh
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
 
 
 @app.command()

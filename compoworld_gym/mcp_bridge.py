@@ -32,8 +32,9 @@ from typing import Any, Literal
 
 import orjson
 
+from compoworld_gym.episode import mount
 from compoworld_gym.metatools import dispatch, meta_tool_definitions
-from compoworld_gym.tasks import Task, mount
+from compoworld_gym.tasks import Task
 from compoworld_gym.world import World
 
 Mode = Literal["meta", "flat"]

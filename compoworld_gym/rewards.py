@@ -33,12 +33,12 @@ The weighting function is a parameter (``weight_fn``): any map from the
 
 Guards
 ------
-Rubric items flagged ``negative`` (guards: nothing else touched, no wrong
-answer) hold in the initial state, so they must not *earn* reward. Every
-function takes an optional ``negative`` mask of shape ``(K,)``; when given,
+Rubric items flagged ``guard`` (nothing else touched, no wrong answer) hold
+in the initial state, so they must not *earn* reward. Every function takes
+an optional ``guards`` mask of shape ``(K,)``; when given,
 rewards are computed over the positive items only and then multiplied by
 the rollout's guard factor ``0.5 ** (guards broken)``, the rule of
-:func:`compoworld_gym.tasks.score`. Guards get weight 0.
+:func:`compoworld_gym.episode.score`. Guards get weight 0.
 
 Corner cases (default weighting):
 
@@ -109,21 +109,21 @@ def pass_rates(passes: object) -> np.ndarray:
     return as_pass_matrix(passes).mean(axis=0)
 
 
-def negative_mask(negative: object, k: int) -> np.ndarray:
-    """The ``(K,)`` boolean guard mask (all False when ``negative`` is None).
+def guard_mask(guards: object, k: int) -> np.ndarray:
+    """The ``(K,)`` boolean guard mask (all False when ``guards`` is None).
 
     Raises:
         ValueError: wrong shape.
     """
-    if negative is None:
+    if guards is None:
         return np.zeros(k, dtype=bool)
-    mask = np.asarray(negative, dtype=bool).reshape(-1)
+    mask = np.asarray(guards, dtype=bool).reshape(-1)
     if mask.shape != (k,):
-        raise ValueError(f"negative mask must have shape ({k},), got {mask.shape}")
+        raise ValueError(f"guard mask must have shape ({k},), got {mask.shape}")
     return mask
 
 
-def guard_factor(passes: object, negative: object = None) -> np.ndarray:
+def guard_factor(passes: object, guards: object = None) -> np.ndarray:
     """Per rollout, ``0.5 ** (guard items failed)`` (1.0 without guards); ``(G,)``.
 
     The same rule as :func:`compoworld_gym.checks.guard_multiplier`.
@@ -131,7 +131,7 @@ def guard_factor(passes: object, negative: object = None) -> np.ndarray:
     from compoworld_gym.checks import GUARD_PENALTY
 
     arr = as_pass_matrix(passes)
-    mask = negative_mask(negative, arr.shape[1])
+    mask = guard_mask(guards, arr.shape[1])
     broken = (arr[:, mask] < 1.0).sum(axis=1) if mask.any() else np.zeros(arr.shape[0])
     return GUARD_PENALTY ** broken
 
@@ -140,28 +140,28 @@ def _positive(arr: np.ndarray, mask: np.ndarray) -> np.ndarray:
     return arr[:, ~mask] if (~mask).any() else np.ones((arr.shape[0], 1))
 
 
-def binary_reward(passes: object, negative: object = None) -> np.ndarray:
+def binary_reward(passes: object, guards: object = None) -> np.ndarray:
     """1.0 for a rollout that passes every item (guards included), else 0.0; ``(G,)``."""
-    del negative  # all-or-nothing already requires every guard
+    del guards  # all-or-nothing already requires every guard
     return (as_pass_matrix(passes) >= 1.0).all(axis=1).astype(np.float64)
 
 
-def fraction_reward(passes: object, negative: object = None) -> np.ndarray:
+def fraction_reward(passes: object, guards: object = None) -> np.ndarray:
     """The fraction of positive items passed, times the guard factor; ``(G,)``."""
     arr = as_pass_matrix(passes)
-    mask = negative_mask(negative, arr.shape[1])
+    mask = guard_mask(guards, arr.shape[1])
     return _positive(arr, mask).mean(axis=1) * guard_factor(arr, mask)
 
 
-def weighted_reward(passes: object, weights: object, negative: object = None) -> np.ndarray:
+def weighted_reward(passes: object, weights: object, guards: object = None) -> np.ndarray:
     """``Σ_k w_k · pass[g, k]`` over positive items (weights renormalised to sum
     to 1 over them), times the guard factor.
 
     Args:
         passes: the ``(G, K)`` pass matrix.
         weights: ``(K,)`` non-negative weights with a positive sum (over the
-            positive items when ``negative`` is given).
-        negative: optional ``(K,)`` guard mask.
+            positive items when ``guards`` is given).
+        guards: optional ``(K,)`` guard mask.
 
     Returns:
         Rewards of shape ``(G,)`` in [0, 1].
@@ -171,7 +171,7 @@ def weighted_reward(passes: object, weights: object, negative: object = None) ->
             non-finite or summing to 0.
     """
     arr = as_pass_matrix(passes)
-    mask = negative_mask(negative, arr.shape[1])
+    mask = guard_mask(guards, arr.shape[1])
     raw = np.asarray(weights, dtype=np.float64).reshape(-1)
     if raw.shape != (arr.shape[1],):
         raise ValueError(f"weights must have shape ({arr.shape[1]},), got {raw.shape}")
@@ -236,7 +236,7 @@ class GroupReward:
 
 
 def completion_focused_reward(passes: object, weight_fn: WeightFn | None = None,
-                              negative: object = None) -> GroupReward:
+                              guards: object = None) -> GroupReward:
     """The completion-focused rubric reward of one group (formula above).
 
     Args:
@@ -244,7 +244,7 @@ def completion_focused_reward(passes: object, weight_fn: WeightFn | None = None,
             same task.
         weight_fn: pass rates ``(K,)`` → raw weights ``(K,)``; default
             :func:`inverse_pass_rate_weights` with ``ε = 0.1``.
-        negative: optional ``(K,)`` guard mask: guards get weight 0 and
+        guards: optional ``(K,)`` guard mask: guards get weight 0 and
             scale each rollout's reward by its guard factor.
 
     Returns:
@@ -255,7 +255,7 @@ def completion_focused_reward(passes: object, weight_fn: WeightFn | None = None,
             the wrong shape, negative, non-finite or summing to 0.
     """
     arr = as_pass_matrix(passes)
-    mask = negative_mask(negative, arr.shape[1])
+    mask = guard_mask(guards, arr.shape[1])
     rates = arr.mean(axis=0)
     weights = np.zeros(arr.shape[1])
     if mask.all():
@@ -270,6 +270,6 @@ def completion_focused_reward(passes: object, weight_fn: WeightFn | None = None,
 __all__ = [
     "DEFAULT_EPS", "GroupReward", "WeightFn", "as_pass_matrix", "binary_reward",
     "completion_focused_reward", "equal_weights", "fraction_reward", "guard_factor",
-    "inverse_pass_rate_weights", "negative_mask",
+    "guard_mask", "inverse_pass_rate_weights",
     "normalise_weights", "pass_rates", "weighted_reward",
 ]

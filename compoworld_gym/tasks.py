@@ -2,14 +2,19 @@
 
 A task (paper §2.4, "submit") keeps the instruction, the initial state of
 each service, the rubric checks and a reference solution. Task files are
-JSON Lines, one task per line, each with ``schema_version``.
+JSON Lines, one task per line, each with ``schema_version``. Mounting and
+scoring a task live in :mod:`compoworld_gym.episode`.
+
+Version history:
+
+* 2 — a rubric item's guard flag is ``guard`` (was ``negative``).
+* 1 — first format. Still read: each check's ``negative`` loads as ``guard``,
+  and the task is upgraded to version 2 (so it is saved as version 2).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import functools
-import weakref
 from pathlib import Path
 from typing import Any, Iterable, Literal, Optional
 
@@ -17,12 +22,12 @@ import orjson
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from compoworld_gym.catalog import get_service
-from compoworld_gym.jsonl import parse_record
-from compoworld_gym.checks import Check, CheckResult, evaluate_checks, guard_multiplier
+from compoworld_gym.jsonl import atomic_writer, parse_record
+from compoworld_gym.checks import Check
 from compoworld_gym.service import Service
-from compoworld_gym.world import LazyService, World
 
-SCHEMA_VERSION = 1
+#: The task-file format written by :func:`save_tasks` (see the version history above).
+SCHEMA_VERSION = 2
 
 
 class MetaCall(BaseModel):
@@ -41,7 +46,7 @@ class Task(BaseModel):
     """A task: services, initial state, instruction, rubric and reference.
 
     Attributes:
-        schema_version: the task-file format version (currently 1).
+        schema_version: the task-file format version (currently 2; 1 is read and upgraded).
         id: unique task id.
         services: services the task needs (mounted with ``initial_state``).
         distractors: services listed but not needed; mounted on their seeded
@@ -59,7 +64,7 @@ class Task(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[1] = SCHEMA_VERSION
+    schema_version: Literal[1, 2] = SCHEMA_VERSION
     id: str = Field(min_length=1)
     services: list[str] = Field(min_length=1)
     distractors: list[str] = Field(default_factory=list)
@@ -74,6 +79,23 @@ class Task(BaseModel):
     capabilities: list[str] = Field(default_factory=list)
     composition: Optional[dict[str, Any]] = None
     meta: dict[str, Any] = Field(default_factory=dict)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _upgrade(cls, data: Any) -> Any:
+        """Read older formats: a version-1 task's checks say ``negative`` for ``guard``."""
+        if not isinstance(data, dict):
+            return data
+        version = data.get("schema_version", SCHEMA_VERSION)
+        checks = data.get("checks")
+        if version == 1:
+            if isinstance(checks, list):
+                checks = [_v1_check(c) for c in checks]
+            return {**data, "schema_version": SCHEMA_VERSION, "checks": checks}
+        if isinstance(checks, list) and any(isinstance(c, dict) and "negative" in c for c in checks):
+            raise ValueError(f"a check has 'negative', which schema_version {version} calls 'guard': "
+                             "rename the key, or set schema_version 1 for a version-1 task")
+        return data
 
     @model_validator(mode="after")
     def _consistent(self) -> "Task":
@@ -92,6 +114,17 @@ class Task(BaseModel):
     def service_classes(self) -> list[type[Service]]:
         """Classes of every mounted service (task services then distractors)."""
         return [get_service(n) for n in [*self.services, *self.distractors]]
+
+
+def _v1_check(check: Any) -> Any:
+    """A version-1 check dict with ``negative`` renamed ``guard`` (anything else unchanged)."""
+    if not isinstance(check, dict) or "negative" not in check:
+        return check
+    if "guard" in check:
+        raise ValueError("a version-1 check may not have both 'negative' and 'guard'")
+    out = dict(check)
+    out["guard"] = out.pop("negative")
+    return out
 
 
 class TaskFileError(ValueError):
@@ -125,132 +158,18 @@ def parse_task_line(line: str, where: str = "<task>") -> Task:
 
 
 def save_tasks(tasks: Iterable[Task], path: str | Path) -> int:
-    """Write tasks as JSONL; returns how many were written."""
+    """Write tasks as JSONL (current :data:`SCHEMA_VERSION`); returns how many were written.
+
+    The write is atomic (:func:`compoworld_gym.jsonl.atomic_writer`): if
+    anything fails midway, including ``tasks`` raising while it is iterated,
+    ``path`` keeps its old content (or stays absent).
+
+    Raises:
+        OSError: the file cannot be written.
+    """
     n = 0
-    with open(path, "w", encoding="utf-8") as fh:
+    with atomic_writer(path) as fh:
         for task in tasks:
             fh.write(task.to_json() + "\n")
             n += 1
     return n
-
-
-@functools.lru_cache(maxsize=4096)
-def _seed_state_json(service: str, seed: int, today: dt.date) -> bytes:
-    cls = get_service(service)
-    return orjson.dumps(cls.seed_state(seed, today).model_dump(mode="json"))
-
-
-def initial_state_of(task: Task, service: str) -> dict[str, Any]:
-    """The initial state JSON of one mounted service (a fresh dict)."""
-    if service in task.initial_state:
-        return orjson.loads(orjson.dumps(task.initial_state[service]))
-    return orjson.loads(_seed_state_json(service, task.seed, task.today))
-
-
-# Per-task runtime caches, keyed by id(task) and dropped when the task is
-# garbage-collected (Task is unhashable, and a private attribute would take
-# part in Task equality). A task must not be changed in place once mounted;
-# replacing a service's initial-state dict or the instruction is detected.
-_RUNTIME: dict[int, dict[Any, Any]] = {}
-
-
-def _runtime(task: Task) -> dict[Any, Any]:
-    key = id(task)
-    cache = _RUNTIME.get(key)
-    if cache is None:
-        cache = _RUNTIME[key] = {}
-        weakref.finalize(task, _RUNTIME.pop, key, None)
-    return cache
-
-
-def _normalised(cls: type[Service], raw: bytes, today: dt.date) -> bytes:
-    # Exactly what a service built from the raw state dumps (defaults filled in,
-    # values coerced): an untouched lazily mounted service must read the same.
-    return orjson.dumps(cls(orjson.loads(raw), today=today).state_dict())
-
-
-@functools.lru_cache(maxsize=4096)
-def _seeded_normalised(service: str, seed: int, today: dt.date) -> bytes:
-    return _normalised(get_service(service), _seed_state_json(service, seed, today), today)
-
-
-def initial_state_json(task: Task, service: str) -> bytes:
-    """The normalised initial state of one mounted service as JSON bytes.
-
-    Normalised means as the service's ``state_dict()`` dumps it right after
-    mounting. Cached per task (task services) or per ``(service, seed,
-    today)`` (seeded distractors), so repeated resets re-serialise nothing.
-
-    Raises:
-        compoworld_gym.catalog.UnknownService: the service is not in the catalog.
-    """
-    raw = task.initial_state.get(service)
-    if raw is None:
-        return _seeded_normalised(service, task.seed, task.today)
-    cache = _runtime(task)
-    hit = cache.get(("state", service))
-    if hit is None or hit[0] is not raw:
-        hit = cache[("state", service)] = (raw, _normalised(get_service(service), orjson.dumps(raw), task.today))
-    return hit[1]
-
-
-def mount(task: Task) -> World:
-    """A fresh world with the task's services and distractors on their initial states.
-
-    Services are mounted lazily (:class:`~compoworld_gym.world.LazyService`):
-    a service's state is built on its first tool call, so reset costs the
-    same whatever the number of distractors.
-
-    Raises:
-        pydantic.ValidationError: an initial state does not fit its service's
-            state model (checked on the first mount of the task).
-        compoworld_gym.catalog.UnknownService: a service is not in the catalog.
-    """
-    today = task.today
-    for name in task.initial_state:  # a broken initial state fails here (cached after once), not mid-episode
-        initial_state_json(task, name)
-    return World(lazy=[LazyService(get_service(n), today, functools.partial(initial_state_json, task, n))
-                       for n in [*task.services, *task.distractors]])
-
-
-def state_check_services(task: Task) -> tuple[str, ...]:
-    """The services whose state the task's checks read (final or initial)."""
-    return tuple(sorted({c.service for c in task.checks if hasattr(c, "collection")}))
-
-
-def evaluate(task: Task, final_states: dict[str, Any], answer: Optional[str],
-             call_log: list[dict[str, Any]], initial_states: Optional[dict[str, Any]] = None
-             ) -> list[CheckResult]:
-    """Score a finished episode: one result per rubric item.
-
-    ``initial_states`` defaults to the task's initial state, normalised
-    through each service's model (so it compares equal to ``state_dict()``);
-    only the services that ``record_unchanged``/``only_changed`` checks read are loaded.
-    """
-    if initial_states is None:
-        mounted = {*task.services, *task.distractors}
-        needed = {c.service for c in task.checks if c.kind in ("record_unchanged", "only_changed")} & mounted
-        initial_states = {n: orjson.loads(initial_state_json(task, n)) for n in sorted(needed)}
-    return evaluate_checks(task.checks, final_states, answer, call_log, initial_states)
-
-
-def score(results: list[CheckResult]) -> float:
-    """The default reward in [0, 1]: work done, halved for every guard broken.
-
-    With ``P`` the positive items (work to do) and ``b`` the number of
-    failed guards (``negative`` items: nothing else touched, no mail to
-    anyone else, no wrong id in the answer)::
-
-        score = (passed P / |P|) × 0.5 ** b        (work factor 1 when P is empty)
-
-    Guards hold in the initial state, so counting them as earned items would
-    pay an agent for doing nothing; as a factor they cost reward when broken
-    but never earn it. The reference solution scores 1.0; doing nothing
-    scores 0.0. :func:`compoworld_gym.checks.guard_multiplier` is the factor.
-    """
-    if not results:
-        return 0.0
-    pos = [r.passed for r in results if not r.negative]
-    broken = sum(1 for r in results if r.negative and not r.passed)
-    work = sum(pos) / len(pos) if pos else 1.0
-    return work * guard_multiplier(broken)

@@ -9,16 +9,19 @@ import gymnasium as gym
 import orjson
 
 from compoworld_gym.actions import parse_action
+from compoworld_gym.episode import TaskRuntime, score
 from compoworld_gym.errors import error_envelope
 from compoworld_gym.metatools import dispatch, meta_tool_definitions_json
 from compoworld_gym.prompts import system_prompt
-from compoworld_gym.tasks import Task, evaluate, load_tasks, mount, score, state_check_services
+from compoworld_gym.tasks import Task, load_tasks
 from compoworld_gym.envs.spaces import Unicode
 
 #: Longest observation text, in characters (results are truncated past it).
 MAX_OBSERVATION_CHARS = 1_000_000
 #: Longest accepted action text, in characters.
 MAX_ACTION_CHARS = 65_536
+#: Most task runtimes an env keeps (tasks given by object at reset beyond the pool).
+MAX_RUNTIMES = 4096
 
 
 def _dumps(obj: Any) -> str:
@@ -139,6 +142,10 @@ class CompoWorldEnv(gym.Env[str, str]):
         self.task: Optional[Task] = None
         self.world = None
         self._transcript: list[str] = []
+        # One runtime per task served, built at its first reset. Keyed by id(task):
+        # each runtime holds its task, so a key cannot be reused while it is here.
+        self._runtimes: dict[int, TaskRuntime] = {}
+        self._runtime: Optional[TaskRuntime] = None
 
     # ------------------------------------------------------------- task pool
     @staticmethod
@@ -181,6 +188,8 @@ class CompoWorldEnv(gym.Env[str, str]):
 
         Raises:
             ValueError: ``options["task"]`` names no task in the pool.
+            pydantic.ValidationError: the task's initial state does not fit a
+                service's state model (found on the task's first reset).
         """
         super().reset(seed=seed)
         options = options or {}
@@ -190,7 +199,8 @@ class CompoWorldEnv(gym.Env[str, str]):
             self.task = self._fixed
         else:
             self.task = self._pool[int(self.np_random.integers(len(self._pool)))]
-        self.world = mount(self.task)
+        self._runtime = self._runtime_of(self.task)
+        self.world = self._runtime.mount()
         self._steps = 0
         self._n_calls = 0
         self._answer: Optional[str] = None
@@ -242,12 +252,21 @@ class CompoWorldEnv(gym.Env[str, str]):
             self._done = True
             # Checks read only some services: dump just those (untouched ones
             # read as their cached initial state).
-            final = self.world.states(state_check_services(self.task))
-            self._results = evaluate(self.task, final, self._answer, self.world.call_log)
+            final = self.world.states(self._runtime.state_check_services)
+            self._results = self._runtime.evaluate(final, self._answer, self.world.call_log)
             reward = score(self._results)
         if keep:
             self._transcript.append(f"[env] {obs}")
         return obs, reward, terminated, truncated, self._info()
+
+    def _runtime_of(self, task: Task) -> TaskRuntime:
+        """The task's runtime, built once (it validates and normalises the initial states)."""
+        runtime = self._runtimes.get(id(task))
+        if runtime is None or runtime.task is not task:
+            if len(self._runtimes) >= MAX_RUNTIMES:  # bound it when callers pass ever new Task objects
+                self._runtimes.clear()
+            runtime = self._runtimes[id(task)] = TaskRuntime(task)
+        return runtime
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {

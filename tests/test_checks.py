@@ -78,7 +78,7 @@ def test_evaluate_checks_returns_one_result_per_item_in_order():
         {"kind": "tool_called", "id": "y", "service": "crm", "tool": "get"},
     )]
     results = evaluate_checks(checks, STATE, None, LOG, INITIAL)
-    assert [(r.id, r.kind, r.passed, r.description, r.negative) for r in results] == [
+    assert [(r.id, r.kind, r.passed, r.description, r.guard) for r in results] == [
         ("x", "answer_contains", False, "says a", False), ("y", "tool_called", True, "", False)]
 
 
@@ -103,16 +103,16 @@ def test_only_changed_new_records_must_match_allow_new():
     after["mail"]["sent"].pop("m2")
     assert run_check(strict, after, None, [], before) is True
     assert run_check(ADAPTER.validate_python(base), after, None, [], before) is False
-    assert strict.is_negative and not ADAPTER.validate_python(
-        {"kind": "record_exists", "id": "b", "service": "s", "collection": "c", "where": {}}).is_negative
+    assert strict.is_guard and not ADAPTER.validate_python(
+        {"kind": "record_exists", "id": "b", "service": "s", "collection": "c", "where": {}}).is_guard
 
 
 def test_score_scales_work_by_guards():
     from compoworld_gym.checks import CheckResult
-    from compoworld_gym.tasks import score
+    from compoworld_gym.episode import score
 
-    def r(passed, negative):
-        return CheckResult(id="x", kind="k", passed=passed, negative=negative)
+    def r(passed, guard):
+        return CheckResult(id="x", kind="k", passed=passed, guard=guard)
 
     assert score([r(False, False), r(False, False), r(True, True)]) == 0.0  # doing nothing earns nothing
     assert score([r(True, False), r(False, False), r(True, True)]) == 0.5
@@ -122,6 +122,6 @@ def test_score_scales_work_by_guards():
 
 
 def test_checks_are_plain_json_round_trip():
-    raw = {"kind": "call_order", "id": "o", "description": "", "negative": None, "before": {"service": "a", "tool": "b", "where": {}},
+    raw = {"kind": "call_order", "id": "o", "description": "", "guard": None, "before": {"service": "a", "tool": "b", "where": {}},
            "after": {"service": "c", "tool": "d", "where": {"x": 1}}, "require": "every_after"}
     assert ADAPTER.dump_python(ADAPTER.validate_python(raw), mode="json") == raw

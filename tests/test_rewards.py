@@ -126,10 +126,10 @@ def test_guards_scale_but_never_earn():
                        [1, 0, 1],   # half the work, guard kept
                        [1, 1, 0],   # all the work, guard broken: halved
                        [1, 1, 1]])  # everything
-    neg = [False, False, True]
-    assert fraction_reward(passes, neg).tolist() == [0.0, 0.5, 0.5, 1.0]
-    assert weighted_reward(passes, [3, 1, 5], neg).tolist() == [0.0, 0.75, 0.5, 1.0]
-    out = completion_focused_reward(passes, negative=neg)
+    guards = [False, False, True]
+    assert fraction_reward(passes, guards).tolist() == [0.0, 0.5, 0.5, 1.0]
+    assert weighted_reward(passes, [3, 1, 5], guards).tolist() == [0.0, 0.75, 0.5, 1.0]
+    out = completion_focused_reward(passes, guards=guards)
     # pass rates of the work items: 0.75 and 0.5 -> raw 0.35, 0.6 -> weights 0.3684, 0.6316
     assert [round(float(w), 4) for w in out.weights] == [0.3684, 0.6316, 0.0]
     assert [round(float(r), 4) for r in out.rewards] == [0.0, 0.3684, 0.5, 1.0]

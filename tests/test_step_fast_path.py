@@ -23,9 +23,9 @@ from pydantic_core import to_jsonable_python
 
 from compoworld_gym.builtin_tasks import builtin_tasks
 from compoworld_gym.envs.compoworld_env import CompoWorldEnv
+from compoworld_gym.episode import mount
 from compoworld_gym.metatools import dispatch
 from compoworld_gym.service import Service, ServiceState, json_fragment, tool
-from compoworld_gym.tasks import mount
 
 TODAY = dt.date(2026, 1, 15)
 

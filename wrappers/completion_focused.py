@@ -101,7 +101,7 @@ class CompletionFocusedReward(VectorWrapper):
             raise ValueError(f"sub-env {i} ended without info['rubric']; the completion-focused "
                              "reward needs rubric results (CompoWorldEnv provides them)")
         return ([r["id"] for r in rubric[i]], [1.0 if r["passed"] else 0.0 for r in rubric[i]],
-                [bool(r.get("negative", False)) for r in rubric[i]])
+                [bool(r.get("guard", False)) for r in rubric[i]])
 
     def _reward_group(self, g: int, rewards: np.ndarray, arrays: dict[str, np.ndarray],
                       mask: np.ndarray) -> None:
@@ -111,7 +111,7 @@ class CompletionFocusedReward(VectorWrapper):
             raise ValueError(f"group {g} mixes tasks with different rubrics; "
                              "each group must run one task")
         result = completion_focused_reward([self._rows[j][1] for j in members], self.weight_fn,
-                                           negative=self._rows[members[0]][2])
+                                           guards=self._rows[members[0]][2])
         weights = dict(zip(ids, result.weights.tolist()))
         rates = dict(zip(ids, result.pass_rates.tolist()))
         for k, j in enumerate(members):

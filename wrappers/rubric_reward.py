@@ -85,16 +85,16 @@ class RubricReward(gym.Wrapper):
             return float(self.mode(rubric)), None
         ids = [r["id"] for r in rubric]
         passes = np.array([[1.0 if r["passed"] else 0.0 for r in rubric]])
-        negative = np.array([bool(r.get("negative", False)) for r in rubric])
-        n_pos = int((~negative).sum())
+        guards = np.array([bool(r.get("guard", False)) for r in rubric])
+        n_pos = int((~guards).sum())
         if self.mode == "binary":
             return float(binary_reward(passes)[0]), None
         if self.mode == "fraction":
-            weights = {i: (0.0 if neg else 1.0 / n_pos) for i, neg in zip(ids, negative)} if n_pos else None
-            return float(fraction_reward(passes, negative)[0]), weights
-        raw = np.array([0.0 if neg else float(self.weights.get(i, self.default_weight))
-                        for i, neg in zip(ids, negative)])
+            weights = {i: (0.0 if guard else 1.0 / n_pos) for i, guard in zip(ids, guards)} if n_pos else None
+            return float(fraction_reward(passes, guards)[0]), weights
+        raw = np.array([0.0 if guard else float(self.weights.get(i, self.default_weight))
+                        for i, guard in zip(ids, guards)])
         if raw.sum() <= 0:  # every positive item weighted 0: nothing can earn reward
             return 0.0, {i: 0.0 for i in ids}
-        reward = float(weighted_reward(passes, np.where(negative, 1.0, raw), negative)[0])
+        reward = float(weighted_reward(passes, np.where(guards, 1.0, raw), guards)[0])
         return reward, dict(zip(ids, (raw / raw.sum()).tolist()))

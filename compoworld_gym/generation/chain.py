@@ -153,7 +153,7 @@ def materialize(spec: ChainSpec, base: dict[str, dict[str, Any]], today: Any, fa
 
     Args:
         spec: the chain.
-        base: ``{service: seeded state JSON}``; not modified.
+        base: ``{service: seeded state}`` as JSON dicts or JSON bytes; not modified.
         today: the task date.
         fake: a Faker (reseeded from ``spec.seed_key``).
         overrides: ``{slot: value}`` replacing values the records carry, or
@@ -166,33 +166,40 @@ def materialize(spec: ChainSpec, base: dict[str, dict[str, Any]], today: Any, fa
     import orjson
 
     overrides = overrides or {}
-    states = {name: orjson.loads(orjson.dumps(state)) for name, state in base.items()}
+    states = {name: orjson.loads(state if isinstance(state, bytes) else orjson.dumps(state))
+              for name, state in base.items()}
     rng = random.Random(spec.seed_key)
     fake.seed_instance(rng.getrandbits(32))
     ctx = Ctx(rng, fake, today, states)
     ctx._case = spec.case
     keys = _alloc_keys(spec, ctx)
-    alt_keys = [h.relay.alloc(ctx) if h.relay.alloc else _other(ctx, h.relay.key, keys[i])
-                for i, h in enumerate(spec.hops)]
+    alt_keys = [None if key is None else h.relay.alloc(ctx) if h.relay.alloc and not own_link(spec, i - 1)
+                else _other(ctx, h.relay.key, key) for i, (h, key) in enumerate(zip(spec.hops, keys))]
     planted = Planted(states=states, keys=keys, rids=[], alt_keys=alt_keys)
     for i, hop in enumerate(spec.hops):
+        link = spec.hops[i + 1].relay.key if i + 1 < len(spec.hops) else None
         outs = dict(hop.outs)
-        if i + 1 < len(spec.hops):
-            outs[spec.hops[i + 1].relay.key] = keys[i + 1]
+        if link is not None and keys[i + 1] is not None:
+            outs[link] = keys[i + 1]
         for etype in outs:
             if ("hop", i, etype) in overrides:
                 outs[etype] = overrides[("hop", i, etype)]
-        planted.rids.append(hop.relay.plant(ctx, keys[i], outs, False))
+        rid = hop.relay.plant(ctx, keys[i], outs, False)
+        planted.rids.append(rid)
+        if link is not None and keys[i + 1] is None:  # the next record is found by this record's own id
+            keys[i + 1] = rid
         if hop.stale:
             stale = {t: _other(ctx, t, v) if not _is_id(t) else v for t, v in outs.items()}
             planted.stale_values.update({("hop", i, t): v for t, v in stale.items() if v != outs[t]})
             hop.relay.plant(ctx, keys[i], stale, True)
         if hop.alt:
-            link = spec.hops[i + 1].relay.key if i + 1 < len(spec.hops) else None
             alt = {t: alt_keys[i + 1] if t == link else v if _is_id(t) else _other(ctx, t, v)
-                   for t, v in outs.items()}
-            planted.alt_values.update({("hop", i, t): v for t, v in alt.items() if v != outs[t]})
-            hop.relay.plant(ctx, alt_keys[i], alt, False)
+                   for t, v in outs.items() if t != link or alt_keys[i + 1] is not None}
+            planted.alt_values.update({("hop", i, t): v for t, v in alt.items() if v != outs.get(t)})
+            alt_rid = hop.relay.plant(ctx, alt_keys[i] if alt_keys[i] is not None else _other(ctx, hop.relay.key,
+                                                                                              keys[i]), alt, False)
+            if link is not None and alt_keys[i + 1] is None:
+                alt_keys[i + 1] = alt_rid
     if spec.rule is not None:
         _plant_rule(spec.rule, ctx, overrides.get("threshold", spec.rule.threshold))
     for act in spec.actions:
@@ -205,10 +212,24 @@ def _is_id(etype: str) -> bool:
     return etype.endswith("_id")
 
 
+def own_link(spec: ChainSpec, i: int) -> bool:
+    """Whether hop ``i`` leads to hop ``i + 1`` by its own record id (a
+    ticket id that a feedback record is filed under): the next key is then
+    known only once hop ``i``'s record is planted."""
+    if i < 0 or i + 1 >= len(spec.hops):
+        return False
+    give = spec.hops[i].relay.give(spec.hops[i + 1].relay.key)
+    return give is not None and give.field == "id"
+
+
 def _alloc_keys(spec: ChainSpec, ctx: Ctx) -> list[Any]:
+    """Every hop's key, allocated before planting (None: known after the
+    previous hop is planted, see :func:`own_link`)."""
     keys: list[Any] = []
     for i, hop in enumerate(spec.hops):
-        if hop.relay.alloc is not None:
+        if own_link(spec, i - 1):
+            keys.append(None)
+        elif hop.relay.alloc is not None:
             keys.append(hop.relay.alloc(ctx))
         elif i == 0:
             keys.append(spec.entry_key)

@@ -34,6 +34,9 @@ def _alternative(spec: ChainSpec, planted: Planted, slot: Slot, amount_flip: Opt
     """The value a hop's record carries in the counterfactual world, or None
     when it cannot be changed (the record's own id)."""
     i, etype = slot[1], slot[2]
+    give = spec.hops[i].relay.give(etype)
+    if give is not None and give.field == "id":
+        return None  # the record's own id: the next lookup or the write is keyed by this very record
     if i + 1 < len(spec.hops) and spec.hops[i + 1].relay.key == etype:
         return planted.alt_keys[i + 1]
     if etype not in spec.hops[i].outs:

@@ -52,6 +52,7 @@ class Design:
     counterfactual: dict[str, str] = field(default_factory=dict)
     policy: Optional[dict[str, Any]] = None
     entry: str = ""
+    case: str = ""
 
     def as_task(self, task_id: str, seed: int, today: Any) -> Any:
         """The candidate :class:`~compoworld_gym.tasks.Task` that verify replays."""
@@ -128,12 +129,15 @@ def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: s
     shape = shape_of(found.value)
     if shape is not None:
         wrong += shaped(planted.states, shape, skip)
+    answer = f"Done. {found.noun[:1].upper()}{found.noun[1:]} was {found.display}."
+    right = "\x00".join([*_forms(found.value), answer]).casefold()
+    # A look-alike inside the right answer ("39.90" in "4739.90") would fail the right answer.
     excluded = [f for v in dict.fromkeys(w for w in wrong if w is not None) if v != found.value and v not in legit
-                for f in _forms(v) if len(f) >= MIN_EXCLUDED_CHARS and f.casefold() not in said]
+                for f in _forms(v) if len(f) >= MIN_EXCLUDED_CHARS and f.casefold() not in said
+                and f.casefold() not in right]
     if excluded:
         items.append(AnswerExcludes(id="report_x", values=list(dict.fromkeys(excluded)),
                                     description=f"The final answer names no look-alike of {found.noun}."))
-    answer = f"Done. {found.noun[:1].upper()}{found.noun[1:]} was {found.display}."
     return items, answer
 
 
@@ -228,10 +232,10 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
     checks: list[Check] = [*work, *guards, *report]
     return Design(
         composition=_composition(spec, derived), initial_state=planted.states, instruction=text, checks=checks,
-        guards=[c.id for c in checks if c.is_negative], reference=reference, reference_answer=answer,
+        guards=[c.id for c in checks if c.is_guard], reference=reference, reference_answer=answer,
         capabilities=_capabilities(spec, derived), domain="operations",
         chain=_chain_meta(spec, derived), counterfactual=verdicts, policy=_policy_meta(spec, derived),
-        entry=str(planted.keys[0]))
+        entry=str(planted.keys[0]), case=spec.case)
 
 
 def _capabilities(spec: ChainSpec, derived: Derived) -> list[str]:

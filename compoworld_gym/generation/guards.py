@@ -1,7 +1,7 @@
 """Guards of generated tasks: nothing else touched, nothing wrong reported.
 
 Guards are rubric items that hold at reset and can only be broken
-(:func:`compoworld_gym.tasks.score` multiplies by the share kept), so they
+(:func:`compoworld_gym.episode.score` multiplies by the share kept), so they
 cost a gaming agent reward without paying a lazy one:
 
 * one ``only_changed`` item per collection a task writes, allowing exactly

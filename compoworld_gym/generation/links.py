@@ -131,6 +131,10 @@ class Relay:
             chain starts here ("ticket TCK-0042"); None: never a chain's start.
         truth: which record wins when a stale look-alike is planted; empty
             when the relay plants none.
+        key_role: whose address, phone or name the key is, for person keys
+            (email, phone, person_name, username): ``"customer"``, ``"staff"``
+            or ``"any"``. A chain never looks a customer's orders up by the
+            account owner's email.
     """
 
     service: str
@@ -143,6 +147,7 @@ class Relay:
     alloc: Optional[Callable[[Any], Any]] = None
     entry: Optional[Callable[[Any], str]] = None
     truth: str = ""
+    key_role: str = "customer"
 
     def give(self, etype: str) -> Optional[Give]:
         """The give of entity type ``etype``, or None."""
@@ -275,6 +280,19 @@ class ServiceLinks:
     route_values: dict[str, Callable[[Any], tuple[Any, Any]]] = field(default_factory=dict)
 
 
+#: Entity types that belong to a person, so a key of one has a role.
+PERSON_KEYS = frozenset({"email", "phone", "person_name", "username"})
+#: ``Give.who`` values of the customer side; every other non-empty ``who`` is staff.
+CUSTOMER_WHO = frozenset({"the customer", "the site contact", "the guest", "the traveller"})
+
+
+def role_of(who: str) -> Optional[str]:
+    """``"customer"``, ``"staff"`` or None (unknown) for a :attr:`Give.who`."""
+    if not who:
+        return None
+    return "customer" if who in CUSTOMER_WHO else "staff"
+
+
 def pick(records: Any, **where: Any) -> dict[str, Any]:
     """The one record of ``records`` (a list, or a dict keyed by id) whose
     fields equal ``where`` (strings compared case-blind).
@@ -345,5 +363,5 @@ def slot_values(args: dict[str, Found]) -> dict[str, Any]:
     return {k: f.value for k, f in args.items()}
 
 
-__all__ = ["Action", "BuildFn", "FindFn", "Found", "Give", "Need", "PlantFn", "PrepareFn", "Reader", "Relay",
-           "RuleHolder", "ServiceLinks", "SolveError", "Write", "get_field", "give_value", "latest", "pick", "slot_values"]
+__all__ = ["Action", "BuildFn", "FindFn", "Found", "Give", "Need", "PERSON_KEYS", "PlantFn", "PrepareFn", "Reader", "Relay",
+           "RuleHolder", "ServiceLinks", "SolveError", "Write", "get_field", "role_of", "give_value", "latest", "pick", "slot_values"]

@@ -26,7 +26,8 @@ from typing import Any, Iterable
 import orjson
 
 from compoworld_gym.catalog import get_service
-from compoworld_gym.tasks import Task, initial_state_of
+from compoworld_gym.episode import initial_state_of
+from compoworld_gym.tasks import Task
 from compoworld_gym.world import World
 
 #: Leaf values shorter than this are too generic to trace ("open", "10").

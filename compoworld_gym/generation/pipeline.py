@@ -25,9 +25,9 @@ from compoworld_gym.composition import add_distractors
 from compoworld_gym.generation.config import TODAY, GenerationConfig
 from compoworld_gym.generation.context import Ctx
 from compoworld_gym.generation.design import DesignError, Designer, design
-from compoworld_gym.generation.explore import explore_states
+from compoworld_gym.generation.explore import seed_state_bytes
 from compoworld_gym.generation.hooks import available_links
-from compoworld_gym.generation.plan import PlanError, plan
+from compoworld_gym.generation.plan import PlanError, RelayGraph, plan
 from compoworld_gym.generation.submit import build_task
 from compoworld_gym.generation.verify import verify
 from compoworld_gym.generation.wording import render
@@ -105,6 +105,7 @@ class _Library:
 
     links: dict
     names: list[str]
+    graph: Any = None
 
     def tool_counts(self, services: list[str]) -> dict[str, int]:
         counts: Counter = Counter(t for s in services for t in get_service(s).tools)
@@ -123,7 +124,8 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
         _FAKE.seed_instance(rng.getrandbits(32))
         try:
             spec = plan(rng, Ctx(rng, _FAKE, cfg.today, {}), lib.links, length=_length(rng, cfg),
-                        p_rule=cfg.p_rule, p_stale=cfg.p_stale, max_actions=cfg.max_actions, seed_key=key)
+                        p_rule=cfg.p_rule, p_stale=cfg.p_stale, max_actions=cfg.max_actions, seed_key=key,
+                        graph=lib.graph, max_services=cfg.services[1] if cfg.services else 99)
         except PlanError as exc:
             stats.reject("compose", str(exc))
             return None
@@ -133,7 +135,7 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
             return None
     seed = rng.randrange(cfg.state_seeds)
     with _Timer(stats, "explore"):
-        base = explore_states(services, seed, cfg.today)
+        base = {s: seed_state_bytes(s, seed, cfg.today) for s in services}  # copied when planted
     with _Timer(stats, "design"):
         from compoworld_gym.composition import Composition
 
@@ -179,7 +181,8 @@ def iter_tasks(n: int, seed: int = 0, config: Optional[GenerationConfig] = None,
         raise GenerationError(f"n must be >= 0, got {n}")
     cfg = config or GenerationConfig()
     stats = GenerationStats() if stats is None else stats
-    lib = _Library(links=available_links(), names=service_names())
+    links = available_links()
+    lib = _Library(links=links, names=service_names(), graph=RelayGraph(links))
     for index in range(n):
         task_id = f"gen-s{seed}-{index:05d}"
         for attempt in range(cfg.max_attempts_per_task):

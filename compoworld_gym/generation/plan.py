@@ -16,7 +16,7 @@ from typing import Any, Optional
 
 from compoworld_gym.generation.chain import ActionSpec, ChainSpec, HopSpec, RuleSpec, Slot
 from compoworld_gym.generation.context import Ctx
-from compoworld_gym.generation.links import Action, Relay, ServiceLinks
+from compoworld_gym.generation.links import PERSON_KEYS, Action, Relay, ServiceLinks, role_of
 
 #: Policy names: a kind of routing plus what it routes by.
 RULE_KINDS = ("Escalation routing", "Approval routing", "Case routing", "Review routing", "Handling thresholds")
@@ -24,7 +24,39 @@ RULE_KINDS = ("Escalation routing", "Approval routing", "Case routing", "Review 
 
 #: Entity types a message may quote to prove the case was read (amounts, ids, dates).
 MENTIONABLE = frozenset({"money", "order_id", "tracking_number", "ticket_id", "invoice_id", "date", "sku",
-                         "payment_id", "shipment_id", "contract_id", "employee_id", "phone", "datetime"})
+                         "payment_id", "shipment_id", "contract_id", "employee_id", "datetime"})
+
+
+#: Business families of service domains: a walk prefers the next service in
+#: the same domain (weight 4) or a family it shares (2) over an unrelated one
+#: (1), so that most chains read as one line of business.
+FAMILIES: dict[str, frozenset[str]] = {
+    d: frozenset(f) for d, f in {
+        "support": {"customer"}, "sales": {"customer"}, "commerce": {"customer"}, "logistics": {"customer"},
+        "marketing": {"customer"}, "social": {"customer"}, "operations": {"customer", "workforce"},
+        "location": {"customer", "travel"}, "finance": {"customer", "workforce"}, "hr": {"workforce"},
+        "workplace": {"workforce"}, "travel": {"travel", "workforce"}, "engineering": {"engineering"},
+        "data": {"customer", "engineering"}, "knowledge": {"customer", "engineering", "workforce"},
+        "communication": {"customer", "engineering", "workforce", "travel"},
+        "productivity": {"customer", "engineering", "workforce", "travel"},
+    }.items()}
+
+
+def affinity(a: str, b: str) -> int:
+    """How well service domains ``a`` and ``b`` belong to one case (4, 2 or 1)."""
+    if a == b:
+        return 4
+    return 2 if FAMILIES.get(a, frozenset()) & FAMILIES.get(b, frozenset()) else 1
+
+
+def _domain(service: str) -> str:
+    from compoworld_gym.catalog import get_service
+
+    return get_service(service).domain
+
+
+def _weight(service: str, visited: list[str]) -> int:
+    return max(affinity(_domain(service), _domain(v)) for v in visited)
 
 
 class PlanError(ValueError):
@@ -37,29 +69,70 @@ def relays(links: dict[str, ServiceLinks]) -> list[Relay]:
     return [r for name in sorted(links) for r in links[name].relays]
 
 
+def linkable(relay: Relay, nxt: Relay) -> bool:
+    """Whether ``relay``'s record can lead to ``nxt``'s: it gives ``nxt``'s key
+    type, and an id-typed key is either ``relay``'s own record id or one
+    ``nxt`` can allocate (an id merely quoted in text cannot be drawn)."""
+    give = relay.give(nxt.key)
+    if give is None or nxt.service == relay.service:
+        return False
+    if nxt.key in PERSON_KEYS and nxt.key_role != "any" and role_of(give.who) not in (None, nxt.key_role):
+        return False  # the account owner's email does not find the customer's orders
+    return not nxt.key.endswith("_id") or give.field == "id" or nxt.alloc is not None
+
+
 def successors(relay: Relay, pool: list[Relay], used: set[str]) -> list[Relay]:
-    """Relays on unused services whose key ``relay`` gives."""
-    gives = {g.type for g in relay.gives}
-    return [r for r in pool if r.key in gives and r.service not in used and r.service != relay.service]
+    """Relays on unused services that ``relay``'s record can lead to."""
+    return [r for r in pool if r.service not in used and linkable(relay, r)]
 
 
-def walk(rng: random.Random, links: dict[str, ServiceLinks], length: int) -> list[Relay]:
+class RelayGraph:
+    """Which relay can lead to which, computed once per library.
+
+    Attributes:
+        relays: every relay, in service order.
+        nexts: ``{relay index: [indices of relays it can lead to]}``.
+        starts: indices of relays a chain can start from.
+    """
+
+    def __init__(self, links: dict[str, ServiceLinks]) -> None:
+        self.relays = relays(links)
+        self.nexts = {i: [j for j, b in enumerate(self.relays) if linkable(a, b)] for i, a in enumerate(self.relays)}
+        self.starts = [i for i, r in enumerate(self.relays) if r.entry is not None and self.nexts[i]
+                       and (r.alloc is not None or not r.key.endswith("_id"))]
+        self.index = {id(r): i for i, r in enumerate(self.relays)}
+
+    def successors(self, relay: Relay, used: set[str]) -> list[Relay]:
+        """Relays on services not in ``used`` that ``relay`` can lead to."""
+        return [self.relays[j] for j in self.nexts[self.index[id(relay)]] if self.relays[j].service not in used]
+
+
+def walk(rng: random.Random, links: dict[str, ServiceLinks], length: int,
+         graph: Optional[RelayGraph] = None) -> list[Relay]:
     """A chain of ``length`` relays (fewer if the walk gets stuck, at least 2).
+
+    Args:
+        rng: the random source.
+        links: the library.
+        length: wanted number of relays.
+        graph: the library's :class:`RelayGraph` (built when None).
+        max_services: most distinct services the task may use (the walk,
+            the policy and the writes keep within it).
 
     Raises:
         PlanError: the walk could not make two hops.
     """
-    pool = relays(links)
-    starts = [r for r in pool if r.entry is not None and successors(r, pool, {r.service})]
-    if not starts:
+    graph = graph or RelayGraph(links)
+    if not graph.starts:
         raise PlanError("no relay can start a chain")
-    chain = [rng.choice(starts)]
+    chain = [graph.relays[rng.choice(graph.starts)]]
     used = {chain[0].service}
     while len(chain) < length:
-        options = successors(chain[-1], pool, used)
+        options = graph.successors(chain[-1], used)
         if not options:
             break
-        chain.append(rng.choice(options))
+        visited = [r.service for r in chain]
+        chain.append(rng.choices(options, weights=[_weight(r.service, visited) for r in options])[0])
         used.add(chain[-1].service)
     if len(chain) < 2:
         raise PlanError("walk-stuck")
@@ -109,17 +182,47 @@ def _slots(hops: list[HopSpec]) -> list[tuple[Slot, str, str]]:
     return out
 
 
-def _bindable(action: Action, slots: list[tuple[Slot, str, str]], routed: bool) -> Optional[dict[str, Slot]]:
+def own_id_types(links: ServiceLinks) -> set[str]:
+    """The id types of a service's own records (what its relays are keyed by
+    with an allocator, or give as their record id)."""
+    out = {r.key for r in links.relays if r.alloc is not None and r.key.endswith("_id")}
+    return out | {g.type for r in links.relays for g in r.gives if g.field == "id"}
+
+
+def _bindable(action: Action, slots: list[tuple[Slot, str, str]], routed: bool,
+              hops: Optional[list[HopSpec]] = None, own: frozenset[str] = frozenset()
+              ) -> Optional[dict[str, Slot]]:
+    """Slots for each of ``action``'s needs, or None. A need of one of the
+    service's own id types (``own``) takes only a record the chain found in
+    that very service: a write cannot target an order the order system never had."""
     bind: dict[str, Slot] = {}
     for k, need in enumerate(action.needs):
         if routed and k == 0:
             bind[need.param] = ("rule",)
             continue
         slot = next((s for s, t, w in slots if t == need.type and s not in bind.values()
-                     and (not need.who or w in need.who)), None)
+                     and (not need.who or w in need.who)
+                     and (need.type not in own or hops is None or hops[s[1]].relay.service == action.service)),
+                    None)
         if slot is None:
             return None
         bind[need.param] = slot
+    return _same_record_money(action, bind, slots, own)
+
+
+def _same_record_money(action: Action, bind: dict[str, Slot], slots: list[tuple[Slot, str, str]],
+                       own: frozenset[str]) -> Optional[dict[str, Slot]]:
+    """An amount written onto one of the service's own records is that
+    record's amount (refund the order's total, not the purchase order's)."""
+    target = next((s for p, s in bind.items() if s[0] == "hop" and s[2] in own), None)
+    if target is None:
+        return bind
+    for need in action.needs:
+        if need.type == "money" and bind.get(need.param, ("rule",))[0] == "hop":
+            same = ("hop", target[1], "money")
+            if not any(s == same for s, _, _ in slots):
+                return None
+            bind[need.param] = same
     return bind
 
 
@@ -131,7 +234,8 @@ def _mention(slots: list[tuple[Slot, str, str]], bind: dict[str, Slot], rng: ran
 
 
 def plan(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], *, length: int, p_rule: float,
-         p_stale: float, max_actions: int, seed_key: str) -> ChainSpec:
+         p_stale: float, max_actions: int, seed_key: str, graph: Optional[RelayGraph] = None,
+         max_services: int = 99) -> ChainSpec:
     """Plan one chained task.
 
     Args:
@@ -143,34 +247,48 @@ def plan(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], *, length
         p_stale: chance that a relay with a ``truth`` rule plants a stale look-alike.
         max_actions: most writes besides the routed one.
         seed_key: seeds the planting.
+        graph: the library's :class:`RelayGraph` (built when None).
 
     Raises:
         PlanError: no chain or no usable action.
     """
-    chain = walk(rng, links, length)
+    chain = walk(rng, links, min(length, max_services), graph)
     values = _Values(ctx)
     hops, entry_key = _hops(chain, values, rng, p_stale)
     slots = _slots(hops)
     used = {r.service for r in chain}
     actions: list[ActionSpec] = []
-    rule = _rule(rng, ctx, links, hops, slots, used, actions) if rng.random() < p_rule else None
+    # A policy adds its holder's service and, maybe, the routed write's.
+    rule = (_rule(rng, ctx, links, hops, slots, used, actions)
+            if rng.random() < p_rule and len(used) + 2 <= max_services else None)
+    used |= {a.action.service for a in actions} | ({rule.holder.service} if rule else set())
     last = len(hops) - 1
+    owned = {name: frozenset(own_id_types(links[name])) for name in links}
     options = [(a, b) for name in sorted(links) for a in links[name].actions
-               if (b := _bindable(a, slots, False)) is not None]
-    rng.shuffle(options)
-    # Writes that use the last record's values first: every hop's answer must matter.
+               if (b := _bindable(a, slots, False, hops, owned[name])) is not None]
+    visited = [r.service for r in chain]
+    # A weighted shuffle (related services first), then writes that use the
+    # last record's values first: every hop's answer must matter.
+    keys = {id(a): rng.random() ** (1.0 / _weight(a.service, visited)) for a, _ in options}
+    options.sort(key=lambda ab: -keys[id(ab[0])])
     options.sort(key=lambda ab: -max(s[1] for s in ab[1].values() if s[0] == "hop"))
     for action, bind in options:
         if len(actions) >= max_actions + (rule is not None):
             break
         if any(a.action.service == action.service for a in actions):
             continue
+        if action.service not in used and len(used) >= max_services:
+            continue
         uses_last = any(s[0] == "hop" and s[1] == last for s in bind.values())
         if not actions and rule is None and not uses_last:
             continue
         actions.append(ActionSpec(action=action, bind=bind, mention=_mention(slots, bind, rng)))
+        used.add(action.service)
     if not actions:
         raise PlanError("no-action: nothing can use what the chain finds")
+    used_slots = {s for a in actions for s in [*a.bind.values(), a.mention]} | ({rule.attr} if rule else set())
+    if not any(s[0] == "hop" and s[1] == last for s in used_slots):
+        raise PlanError("last-hop-unused: no write or policy uses what the last record gives")
     report = rule.attr if rule is not None else _mention(slots, {}, rng)
     return ChainSpec(seed_key=seed_key, hops=hops, rule=rule, actions=actions, report=report,
                      case=ctx.case(), links=links, entry_key=entry_key)
@@ -184,7 +302,8 @@ def _rule(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], hops: li
     holders = [h for name in sorted(links) if name not in used for h in links[name].rules]
     routable = [(a, links[a.service].route_values[a.needs[0].type]) for name in sorted(links)
                 for a in links[name].actions if a.routable and a.needs[0].type in links[name].route_values]
-    routable = [(a, rv) for a, rv in routable if _bindable(a, slots, True) is not None]
+    owned = {name: frozenset(own_id_types(links[name])) for name in links}
+    routable = [(a, rv) for a, rv in routable if _bindable(a, slots, True, hops, owned[a.service]) is not None]
     if not (money and holders and routable):
         return None
     holder = rng.choice(holders)
@@ -195,7 +314,7 @@ def _rule(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], hops: li
     threshold = _round(amount * (rng.uniform(0.55, 0.9) if hi else rng.uniform(1.15, 1.8)))
     stale = _round(amount * (rng.uniform(1.2, 1.8) if hi else rng.uniform(0.5, 0.85)))
     dests = route(ctx)
-    bind = _bindable(action, slots, True)
+    bind = _bindable(action, slots, True, hops, owned[action.service])
     actions.append(ActionSpec(action=action, bind=bind, mention=attr))
     noun = hops[attr[1]].relay.give("money").noun
     topic = f"{rng.choice(RULE_KINDS)} by {noun.removeprefix('the ')}"
@@ -208,4 +327,4 @@ def _round(x: float) -> float:
     return float(max(10, round(x / 10) * 10))
 
 
-__all__ = ["PlanError", "RULE_KINDS", "plan", "relays", "successors", "walk"]
+__all__ = ["PlanError", "RULE_KINDS", "RelayGraph", "affinity", "linkable", "plan", "relays", "successors", "walk"]

@@ -38,7 +38,7 @@ def build_task(design: Design, *, task_id: str, seed: int, today: dt.date,
         checks=design.checks, reference=design.reference, reference_answer=design.reference_answer,
         domain=design.domain, capabilities=design.capabilities, composition=comp.record(),
         meta={"generator": "compoworld_gym.generation", "generator_version": GENERATOR_VERSION,
-              "composition_id": comp.id, "guards": list(design.guards), "entry": design.entry, "chain": design.chain,
+              "composition_id": comp.id, "guards": list(design.guards), "entry": design.entry, "case": design.case, "chain": design.chain,
               "policy": design.policy, "counterfactual": design.counterfactual, "stages": dict(stage_stats)},
     )
 

@@ -2,15 +2,15 @@
 
 A task is kept only when
 
-* it has a positive item (work to do), and its list of deliberate negatives
-  (guards) agrees with the items' ``negative`` flags;
+* it has a positive item (work to do), and its list of deliberate guards
+  (guards) agrees with the items' ``guard`` flags;
 * doing nothing scores 0.0: the initial state with the answer "done" fails
   every positive item, and every guard passes at reset;
 * every reference call succeeds and the reference (with its final answer)
   passes every check (score 1.0), guards included;
 * removing any one state-changing reference call makes some check fail (no
   redundant reference step);
-* every check that is not a deliberate negative fails when some reference
+* every check that is not a deliberate guard fails when some reference
   call is removed (no check that nothing in the reference affects; answer
   checks depend on the final answer);
 * replaying the reference twice gives identical final states and call logs.
@@ -32,8 +32,9 @@ import orjson
 
 from compoworld_gym.catalog import get_service
 from compoworld_gym.checks import evaluate_checks
+from compoworld_gym.episode import initial_state_of
 from compoworld_gym.metatools import dispatch
-from compoworld_gym.tasks import Task, initial_state_of
+from compoworld_gym.tasks import Task
 from compoworld_gym.world import World
 
 #: The final answer of an agent that does nothing.
@@ -192,43 +193,43 @@ def _log_key(log: list[dict[str, Any]]) -> list[tuple]:
 
 
 def _guards(task: Task, listed: Optional[Iterable[str]]) -> tuple[set[str], Optional[str]]:
-    """The guard ids (items flagged negative), or a rejection reason."""
-    flagged = {c.id for c in task.checks if c.is_negative}
+    """The guard ids (items flagged guard), or a rejection reason."""
+    flagged = {c.id for c in task.checks if c.is_guard}
     if listed is not None and set(listed) != flagged:
-        return flagged, (f"negative-mismatch: {sorted(set(listed) ^ flagged)} disagree with the items' "
-                         f"negative flags")
+        return flagged, (f"guard-mismatch: {sorted(set(listed) ^ flagged)} disagree with the items' "
+                         f"guard flags")
     if len(flagged) == len(task.checks):
         return flagged, "no-positive-check: every item is a guard, so nothing is there to do"
     return flagged, None
 
 
-def _judge_reset(task: Task, initial: dict[str, Any], negatives: set[str]) -> Optional[str]:
+def _judge_reset(task: Task, initial: dict[str, Any], guards: set[str]) -> Optional[str]:
     """Why doing nothing would not score exactly 0.0 with every guard kept, or None."""
     at_reset = _failing(task.checks, initial, NOTHING_ANSWER, [], initial)
-    positives = {c.id for c in task.checks} - negatives
+    positives = {c.id for c in task.checks} - guards
     if not at_reset & positives:
         return "passes-at-reset: the initial state passes every positive item"
     if positives - at_reset:
         return f"nothing-scores: doing nothing already passes {sorted(positives - at_reset)}"
-    if at_reset & negatives:
-        return f"negative-fails-at-reset: {sorted(at_reset & negatives)}"
+    if at_reset & guards:
+        return f"guard-fails-at-reset: {sorted(at_reset & guards)}"
     return None
 
 
-def verify(task: Task, negatives: Optional[Iterable[str]] = None) -> Verdict:
+def verify(task: Task, guards: Optional[Iterable[str]] = None) -> Verdict:
     """Run the reference through the real services and judge the task.
 
     Args:
         task: the candidate task.
-        negatives: ids of deliberate negative checks (guards: they pass at
+        guards: ids of deliberate guard checks (guards: they pass at
             reset and stay passing; they are exempt from the "must fail"
-            rules). They must be exactly the items flagged negative
-            (``Check.is_negative``); None takes the flags as they are.
+            rules). They must be exactly the items flagged guard
+            (``Check.is_guard``); None takes the flags as they are.
 
     Returns:
         A :class:`Verdict`; never raises on a bad task.
     """
-    negatives, reason = _guards(task, negatives)
+    guards, reason = _guards(task, guards)
     if reason:
         return _fail(reason, 0)
     # Only the task's services: distractors are never read by checks or the
@@ -236,7 +237,7 @@ def verify(task: Task, negatives: Optional[Iterable[str]] = None) -> Verdict:
     blobs = _blobs(task)
     world = _mount(task, blobs)
     initial = world.states()
-    reason = _judge_reset(task, initial, negatives)
+    reason = _judge_reset(task, initial, guards)
     if reason:
         return _fail(reason, 0)
     unroutable = _unroutable(task)
@@ -247,7 +248,7 @@ def verify(task: Task, negatives: Optional[Iterable[str]] = None) -> Verdict:
         return _fail(f"reference-call-failed: {error}", 1)
     final = world.states()
     failed = _failing(task.checks, final, task.reference_answer, world.call_log, initial)
-    if failed and failed <= negatives:
+    if failed and failed <= guards:
         return _fail(f"guard-broken: the reference breaks guards {sorted(failed)}", 1)
     if failed:
         return _fail(f"reference-below-1: checks {sorted(failed)} fail on the reference", 1)
@@ -258,7 +259,7 @@ def verify(task: Task, negatives: Optional[Iterable[str]] = None) -> Verdict:
     reason, covered, replays = _check_ablations(task, run, blobs, final, initial)
     if reason:
         return _fail(reason, 2 + replays)
-    idle = [c.id for c in task.checks if c.id not in covered and c.id not in negatives]
+    idle = [c.id for c in task.checks if c.id not in covered and c.id not in guards]
     if idle:
         return _fail(f"unaffected-check: no reference step affects {idle}", 2 + replays)
     return Verdict(ok=True, replays=2 + replays)

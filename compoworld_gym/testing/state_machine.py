@@ -39,7 +39,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from compoworld_gym.actions import parse_action
-from compoworld_gym.tasks import mount
+from compoworld_gym.episode import mount
 from compoworld_gym.testing.actions import (
     call, discovery_calls, dumps, final_answers, malformed_actions, valid_actions)
 from compoworld_gym.testing.strategies import state_pools

@@ -18,7 +18,7 @@ def tiny():
 
 @pytest.fixture(scope="session")
 def easy_tasks():
-    """Two small generated tasks (2 services each)."""
+    """Two small generated tasks (2 services each, one write, no policy)."""
     from compoworld_gym.generation import generate_tasks
 
-    return generate_tasks(2, seed=0, services=2)
+    return generate_tasks(2, seed=0, services=2, max_actions=1, p_rule=0.0)

@@ -73,9 +73,9 @@ def test_two_grpo_steps_rubric_rewards_vary_and_env_tokens_are_masked(tiny, easy
     make_model, tok = tiny
     model = make_model(1)
     task = easy_tasks[0]
-    positive = [c.kind for c in task.checks if not c.is_negative]
-    guards = [c.is_negative for c in task.checks]
-    assert positive == ["record_exists", "answer_contains"] and any(guards)
+    positive = [c.kind for c in task.checks if not c.is_guard]
+    guards = [c.is_guard for c in task.checks]
+    assert len(positive) == 2 and positive[1] == "answer_contains" and any(guards)
     gen = ScriptedGenerate(tok, scripts_for(task))
     model.generate = gen
     args = grpo_config(str(tmp_path), groups=1, group_size=3, max_steps=2, learning_rate=1e-3, disable_tqdm=True)
@@ -90,9 +90,9 @@ def test_two_grpo_steps_rubric_rewards_vary_and_env_tokens_are_masked(tiny, easy
     assert changed(model, before) > 0
     # rewards: the rubric's pass matrix (all / write only / nothing; guards kept) through the
     # completion-focused reward, guards masked
-    done = {"record_exists": [1, 1, 0], "answer_contains": [1, 0, 0]}
+    done = {positive[0]: [1, 1, 0], "answer_contains": [1, 0, 0]}
     passes = [[done.get(c.kind, [1, 1, 1])[k] for c in task.checks] for k in range(3)]
-    expected = completion_focused_reward(passes, negative=guards).rewards
+    expected = completion_focused_reward(passes, guards=guards).rewards
     got = trainer.compoworld_rollout.last_batch["group_rewards"][0]
     assert np.allclose(got, expected) and got[0] == pytest.approx(1.0) and 0 < got[1] < 1 and got[2] == 0.0
     assert trainer.compoworld_rollout.last_batch["rubric_scores"].tolist() == [1.0, 0.5, 0.0]

@@ -15,7 +15,8 @@ import pytest
 
 from compoworld_gym.generation import generate_tasks
 from compoworld_gym.metatools import dispatch
-from compoworld_gym.tasks import Task, evaluate, mount, score
+from compoworld_gym.episode import evaluate, mount, score
+from compoworld_gym.tasks import Task
 from compoworld_gym.world import World
 
 N_TASKS = 30
@@ -176,12 +177,16 @@ def attack_spam(task: Task) -> dict[str, float]:
     world = replay(task)
     out = {}
     for mc in task.reference:
-        name = str(mc.arguments.get("tool_name", "")).split("__")[-1]
+        exposed = str(mc.arguments.get("tool_name", ""))
+        route = world.resolve(exposed) if mc.name == "call_tool" else None
+        name = exposed.split("__")[-1]
         args = dict(mc.arguments.get("arguments") or {})
-        if name == "send_message" and "gmail" in task.services:
+        if route is None:
+            continue
+        if name == "send_message" and route[0].name == "gmail":
             extra = {**args, "to": [WRONG_EMAIL]}
             out["gmail"] = _extra(task, world, "gmail__send_message", extra)
-        elif name == "slack_post_message" and "slack" in task.services:
+        elif name == "slack_post_message" and route[0].name == "slack":
             chans = world.states(["slack"])["slack"]["channels"]
             other = next(c for c in sorted(chans) if c != args["channel_id"] and not chans[c]["is_archived"])
             out["slack"] = _extra(task, world, "slack__slack_post_message", {**args, "channel_id": other})

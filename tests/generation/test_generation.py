@@ -9,7 +9,8 @@ import pytest
 from compoworld_gym.envs.compoworld_env import CompoWorldEnv
 from compoworld_gym.generation import GenerationStats, generate_tasks, verify
 from compoworld_gym.metatools import dispatch
-from compoworld_gym.tasks import MetaCall, evaluate, mount, score
+from compoworld_gym.episode import evaluate, mount, score
+from compoworld_gym.tasks import MetaCall
 
 
 @pytest.fixture(scope="module")
@@ -48,7 +49,7 @@ def test_reference_scores_one_through_env(tasks) -> None:
 
 
 def test_initial_state_fails_some_check(tasks) -> None:
-    from compoworld_gym.tasks import evaluate
+    from compoworld_gym.episode import evaluate
 
     for t in tasks:
         world = mount(t)
@@ -107,20 +108,20 @@ def test_rejects_guard_the_reference_breaks(tasks) -> None:
 
 def test_rejects_task_without_positive_item(tasks) -> None:
     t = tasks[0]
-    guards = [c for c in t.checks if c.is_negative]
+    guards = [c for c in t.checks if c.is_guard]
     verdict = verify(_variant(t, checks=guards), [c.id for c in guards])
     assert not verdict.ok and verdict.reason.startswith("no-positive-check")
 
 
-def test_rejects_negatives_that_disagree_with_flags(tasks) -> None:
+def test_rejects_guards_that_disagree_with_flags(tasks) -> None:
     t = tasks[0]
     verdict = verify(t, [*t.meta["guards"], "report"])
-    assert not verdict.ok and verdict.reason.startswith("negative-mismatch") and "report" in verdict.reason
+    assert not verdict.ok and verdict.reason.startswith("guard-mismatch") and "report" in verdict.reason
 
 
-def test_negative_flags_match_meta(tasks) -> None:
+def test_guard_flags_match_meta(tasks) -> None:
     for t in tasks:
-        assert {c.id for c in t.checks if c.is_negative} == set(t.meta["guards"]), t.id
+        assert {c.id for c in t.checks if c.is_guard} == set(t.meta["guards"]), t.id
         kinds = {c.kind for c in t.checks}
         assert "only_changed" in kinds and "answer_excludes" in kinds, t.id
 
@@ -128,8 +129,8 @@ def test_negative_flags_match_meta(tasks) -> None:
 def test_doing_nothing_scores_zero(tasks) -> None:
     for t in tasks:
         results = evaluate(t, mount(t).states(t.services), "done", [])
-        assert score(results) == 0.0, (t.id, [r.id for r in results if r.passed and not r.negative])
-        assert all(r.passed for r in results if r.negative), t.id
+        assert score(results) == 0.0, (t.id, [r.id for r in results if r.passed and not r.guard])
+        assert all(r.passed for r in results if r.guard), t.id
 
 
 def test_every_written_collection_is_guarded(tasks) -> None:

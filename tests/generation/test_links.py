@@ -107,7 +107,7 @@ def test_action_checks_fail_before_and_pass_after(service: str, k: int) -> None:
     svc = get_service(service)(orjson.loads(orjson.dumps(ctx.states[service])), today=TODAY)
     reader = ServiceReader({service: svc})
     write = action.build(reader, args)
-    assert write.checks and all(not c.is_negative for c in write.checks)
+    assert write.checks and all(not c.is_guard for c in write.checks)
     before = evaluate_checks(write.checks, initial, None, [], initial)
     assert not any(r.passed for r in before), "a write's checks must fail on the initial state"
     for mc in write.calls:
