@@ -212,6 +212,11 @@ def _is_id(etype: str) -> bool:
     return etype.endswith("_id")
 
 
+def own_key(relay: Relay) -> bool:
+    """Whether ``relay`` is keyed by its record's own id (it allocates it)."""
+    return relay.alloc is not None and relay.key.endswith("_id") and relay.give(relay.key) is None
+
+
 def own_link(spec: ChainSpec, i: int) -> bool:
     """Whether hop ``i`` leads to hop ``i + 1`` by its own record id (a
     ticket id that a feedback record is filed under): the next key is then
@@ -242,6 +247,8 @@ def _slot_value(spec: ChainSpec, planted: Planted, slot: Slot) -> Any:
     if slot[0] == "rule":
         return spec.rule.dests if spec.rule else None
     i, etype = slot[1], slot[2]
+    if etype == spec.hops[i].relay.key and own_key(spec.hops[i].relay):
+        return planted.keys[i]
     if i + 1 < len(spec.hops) and etype == spec.hops[i + 1].relay.key:
         return planted.keys[i + 1]
     if etype in spec.hops[i].outs:
@@ -275,4 +282,4 @@ def _plant_rule(rule: RuleSpec, ctx: Ctx, threshold: float) -> None:
 
 
 __all__ = ["ActionSpec", "ChainSpec", "HopSpec", "Need", "POLICY_TEMPLATES", "Planted", "RuleSpec", "Slot",
-           "materialize", "policy_text"]
+           "materialize", "own_key", "own_link", "policy_text"]

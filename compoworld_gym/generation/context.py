@@ -153,6 +153,14 @@ class Ctx:
             return self.rng.choice(("US", "CA", "GB", "DE", "FR", "NL", "ES", "IT", "AU", "IE"))
         if etype == "address":
             return f"{self.rng.randint(2, 980)} {self.last_name()} {self.rng.choice(('Street', 'Avenue', 'Road'))}"
+        if etype == "username":
+            return f"{self.first_name()}.{self.last_name()}{self.rng.randint(10, 99)}".lower().replace("'", "")
+        if etype == "channel_name":
+            return f"{self.rng.choice(('cases', 'escalations', 'ops', 'accounts'))}-{self.code().lower()}"
+        if etype == "repo_name":
+            return f"acme/{self.rng.choice(('billing', 'storefront', 'checkout', 'search'))}-{self.code().lower()}"
+        if etype == "file_path":
+            return f"docs/{self.code().lower()}.md"
         raise ValueError(f"no fresh-value generator for entity type {etype!r}")
 
     def matcher(self, etype: str, value: Any) -> Any:

@@ -47,7 +47,7 @@ class SolveError(RuntimeError):
 class Reader(Protocol):
     """Real read calls on the mounted services, recorded as reference steps."""
 
-    def read(self, service: str, tool: str, **arguments: Any) -> Any:
+    def read(self, service: str, tool: str, /, **arguments: Any) -> Any:
         """Call a read tool; its result ``data``.
 
         Raises:

@@ -14,7 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any, Optional
 
-from compoworld_gym.generation.chain import ActionSpec, ChainSpec, HopSpec, RuleSpec, Slot
+from compoworld_gym.generation.chain import ActionSpec, ChainSpec, HopSpec, RuleSpec, Slot, own_key
 from compoworld_gym.generation.context import Ctx
 from compoworld_gym.generation.links import PERSON_KEYS, Action, Relay, ServiceLinks, role_of
 
@@ -22,9 +22,14 @@ from compoworld_gym.generation.links import PERSON_KEYS, Action, Relay, ServiceL
 RULE_KINDS = ("Escalation routing", "Approval routing", "Case routing", "Review routing", "Handling thresholds")
 
 
-#: Entity types a message may quote to prove the case was read (amounts, ids, dates).
-MENTIONABLE = frozenset({"money", "order_id", "tracking_number", "ticket_id", "invoice_id", "date", "sku",
-                         "payment_id", "shipment_id", "contract_id", "employee_id", "datetime"})
+#: Entity types a message may quote to prove the case was read: amounts,
+#: dates, parcels, SKUs, and every record id (any type ending in ``_id``).
+MENTIONABLE = frozenset({"money", "tracking_number", "date", "datetime", "sku"})
+
+
+def mentionable(etype: str) -> bool:
+    """Whether a write may quote a value of ``etype`` (see :data:`MENTIONABLE`)."""
+    return etype in MENTIONABLE or etype.endswith("_id")
 
 
 #: Business families of service domains: a walk prefers the next service in
@@ -127,13 +132,20 @@ def walk(rng: random.Random, links: dict[str, ServiceLinks], length: int,
         raise PlanError("no relay can start a chain")
     chain = [graph.relays[rng.choice(graph.starts)]]
     used = {chain[0].service}
+    # (type, who) pairs the agent knows before the last hop: values are drawn
+    # per pair, so a next key among them could be looked up without the last
+    # hop, and the chain would be shorter than it looks.
+    known = set() if chain[0].alloc else {(chain[0].key, "the customer")}
     while len(chain) < length:
-        options = graph.successors(chain[-1], used)
+        last = chain[-1]
+        options = [r for r in graph.successors(last, used)
+                   if r.key.endswith("_id") or (r.key, last.give(r.key).who) not in known]
         if not options:
             break
         visited = [r.service for r in chain]
         chain.append(rng.choices(options, weights=[_weight(r.service, visited) for r in options])[0])
         used.add(chain[-1].service)
+        known |= {(g.type, g.who) for g in last.gives}
     if len(chain) < 2:
         raise PlanError("walk-stuck")
     return chain
@@ -174,6 +186,8 @@ def _slots(hops: list[HopSpec]) -> list[tuple[Slot, str, str]]:
     """``[(slot, entity type, who)]`` of every discovered value, latest hop first."""
     out = []
     for i in reversed(range(len(hops))):
+        if own_key(hops[i].relay):  # the record found by its id: a write may target it
+            out.append((("hop", i, hops[i].relay.key), hops[i].relay.key, "entry" if i == 0 else ""))
         nxt = hops[i + 1].relay if i + 1 < len(hops) else None
         for give in hops[i].relay.gives:
             linked = nxt is not None and nxt.key == give.type
@@ -228,7 +242,9 @@ def _same_record_money(action: Action, bind: dict[str, Slot], slots: list[tuple[
 
 def _mention(slots: list[tuple[Slot, str, str]], bind: dict[str, Slot], rng: random.Random) -> Slot:
     """A discovered value the write must quote: an amount or an id, not one it binds."""
-    good = [s for s, t, _ in slots if s not in bind.values() and t in MENTIONABLE]
+    # The entry record's id is in the instruction: quoting it proves nothing.
+    slots = [x for x in slots if x[2] != "entry"]
+    good = [s for s, t, _ in slots if s not in bind.values() and mentionable(t)]
     pool = good or [s for s, _, _ in slots if s not in bind.values()] or [s for s, _, _ in slots]
     return pool[0] if rng.random() < 0.6 else rng.choice(pool)
 

@@ -19,7 +19,7 @@ from typing import Any, Optional
 import orjson
 
 from compoworld_gym.catalog import get_service
-from compoworld_gym.generation.chain import ChainSpec, Planted, Slot
+from compoworld_gym.generation.chain import ChainSpec, Planted, Slot, own_key
 from compoworld_gym.generation.context import call
 from compoworld_gym.generation.links import Found, SolveError, Write, give_value
 from compoworld_gym.service import Service
@@ -45,8 +45,9 @@ class ServiceReader:
         self.services = services
         self.calls: list[tuple[str, MetaCall]] = []
 
-    def read(self, service: str, tool: str, **arguments: Any) -> Any:
-        """Call a read tool of ``service``; its result ``data``.
+    def read(self, service: str, tool: str, /, **arguments: Any) -> Any:
+        """Call a read tool of ``service``; its result ``data`` (``service``
+        and ``tool`` are positional, so a tool may take a ``service`` argument).
 
         Raises:
             SolveError: not a read tool of the service, or the call failed.
@@ -121,6 +122,9 @@ def _hops(spec: ChainSpec, reader: ServiceReader, planted: Planted, found: dict[
         record = hop.relay.find(reader, key)
         for svc, mc in reader.calls[n0:]:
             chain_reads.append((svc, mc, prev_service))
+        if own_key(hop.relay):  # the record's id is a value a write may target
+            found[("hop", i, hop.relay.key)] = Found(hop.relay.key, key, f"the {hop.relay.name}", "",
+                                                     hop.relay.service)
         for give in hop.relay.gives:
             try:
                 value = give_value(record, give)

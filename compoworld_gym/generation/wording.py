@@ -93,7 +93,9 @@ def leaks(text: str, brief: Brief) -> list[str]:
     low = text.casefold()
     out = [v for v in brief.forbidden if len(v) >= 3 and v.casefold() in low]
     for tool in brief.tools:
-        if ("_" in tool or len(tool) > 12) and re.search(rf"\b{re.escape(tool.casefold())}\b", low):
+        name = tool.casefold()
+        # The substring test first: the word-boundary regex only runs on a hit.
+        if ("_" in tool or len(tool) > 12) and name in low and re.search(rf"\b{re.escape(name)}\b", low):
             out.append(tool)
     return out
 

@@ -12,7 +12,9 @@ from compoworld_gym.envs.services._company import STAFF, TEAMS
 from compoworld_gym.envs.services.expenses import Employee, ExpenseReport
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.hr_directory import employee_email, manager_email, name_from_email, person_of
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, SolveError, Write, latest
+from compoworld_gym.generation.links import (
+    Action, Found, Give, Need, Reader, Relay, ServiceLinks, SolveError, Write, latest,
+)
 
 #: Finance staff: the approvers a policy can choose between (any report total).
 FINANCE = tuple(s.email for s in STAFF if s.team == "finance")
@@ -105,22 +107,24 @@ def _live(reader: Reader, key: Any) -> dict[str, Any]:
     return _by_id(reader, latest([r for r in rows if r["status"] in ("submitted", "approved")], "submitted_on")["id"])
 
 
-#: The expense total's ``who``: only a reimbursement may take it (payroll
-#: reimburses expense totals, not order totals or pay).
+#: The ``who`` of the total of a report whose filer the chain knows (the
+#: report found by id names them): only a reimbursement may take it, paid to
+#: that employee (payroll reimburses expense totals, not order totals or pay).
 EXPENSE_TOTAL = "the expense report total"
-_TOTAL = Give("money", "total", "the expense report total", EXPENSE_TOTAL, draw=report_total)
 
 REPORT = Relay(
     service="expenses", name="expense report", key="expense_id",
     gives=(Give("email", "employee_email", "the employee's work email", "the employee", draw=employee_email),
-           _TOTAL, Give("expense_id", "id", "the expense report")),
+           Give("money", "total", "the expense report total", EXPENSE_TOTAL, draw=report_total),
+           Give("expense_id", "id", "the expense report")),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, True), find=_by_id,
     where="Each expense report in the expenses tool names the employee who filed it and its total.",
     alloc=lambda ctx: next_report_id(ctx.state("expenses")), entry=lambda key: f"expense report {key}")
 
 REPORT_OF_EMPLOYEE = Relay(
     service="expenses", name="live expense report", key="email",
-    gives=(Give("expense_id", "id", "the employee's live expense report"), _TOTAL),
+    gives=(Give("expense_id", "id", "the live expense report"),
+           Give("money", "total", "the expense report total", draw=report_total)),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, False), find=_live,
     where="Expense reports are filed under the employee's work email; the latest one not rejected is the live one.",
     truth="A rejected expense report is history; only the employee's live report counts.", key_role="staff")
@@ -174,12 +178,15 @@ LINKS = ServiceLinks(
     relays=(REPORT, REPORT_OF_EMPLOYEE),
     # Only a policy names the approver: a manager may not approve large reports.
     actions=(Action(service="expenses", name="approve",
-                    needs=(Need("approver", "email", ("the finance approver",), "approver"), Need("report", "expense_id")),
-                    build=_approve, goal="have {approver} approve the employee's expense report", routable=True),
+                    needs=(Need("approver", "email", ("the finance approver",), "approver"),
+                           Need("report", "expense_id")),
+                    build=_approve, goal="have {approver} approve the expense report", routable=True),
              Action(service="expenses", name="payout", needs=(Need("report", "expense_id"),), build=_payout,
                     prepare=_prepare_payout,
-                    goal="record the payout of the employee's expense report, quoting {mention} in its payment reference")),
+                    goal="record the payout of the expense report, quoting {mention} in its payment "
+                         "reference")),
     route_values={"email": _approvers},
 )
 
-__all__ = ["EXPENSE_TOTAL", "FINANCE", "LINKS", "next_report_id", "plant_expense_employee", "plant_report", "report_total"]
+__all__ = ["EXPENSE_TOTAL", "FINANCE", "LINKS", "next_report_id", "plant_expense_employee", "plant_report",
+           "report_total"]

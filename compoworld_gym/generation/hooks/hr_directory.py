@@ -53,7 +53,7 @@ def work_phone(ctx: Ctx) -> str:
 def name_from_email(email: str) -> str:
     """The person's name as their address spells it ("ann.lee42@x" -> "Ann Lee")."""
     parts = [re.sub(r"[^a-z-]", "", p) for p in email.split("@")[0].lower().split(".")]
-    return " ".join(p.capitalize() for p in parts if p) or "Alex Morgan"
+    return " ".join(p.capitalize() for p in parts if p) or email.split("@")[0]
 
 
 def person_of(ctx: Ctx, email: Optional[str] = None, employee_id: Optional[str] = None) -> Optional[dict]:
@@ -182,10 +182,12 @@ def _on_leave(reader: Reader, args: dict[str, Found]) -> Write:
 LINKS = ServiceLinks(
     service="hr_directory", label="the HR directory",
     relays=(EMPLOYEE, EMPLOYEE_BY_ID),
-    actions=(Action(service="hr_directory", name="on leave", needs=(Need("employee", "employee_id"),),
+    # Only a case with a leave request (its first day off, who "the employee") marks someone on leave.
+    actions=(Action(service="hr_directory", name="on leave",
+                    needs=(Need("employee", "employee_id"), Need("first_day", "date", ("the employee",))),
                     build=_on_leave, goal="mark {employee} as on leave in the HR directory",
                     prepare=_prepare_leave),),
 )
 
-__all__ = ["HEADS", "LINKS", "claim_id", "employee_email", "employee_id_of", "manager_email", "name_from_email", "next_employee_id",
-           "person_of", "plant_employee", "work_phone"]
+__all__ = ["HEADS", "LINKS", "claim_id", "employee_email", "employee_id_of", "manager_email", "name_from_email",
+           "next_employee_id", "person_of", "plant_employee", "work_phone"]

@@ -72,12 +72,13 @@ def _employee(ctx: Ctx, email: str, eid: Optional[str]) -> str:
         return same[0]["id"]
     taken = eid is not None and eid in state["employees"] and state["employees"][eid]["email"].lower() != email.lower()
     if eid is None or taken:
-        eid = employee_id_of(ctx, email, "leave") or f"EMP-{state['counters'].get('EMP', len(state['employees']) + 1):04d}"
+        n = state["counters"].get("EMP", len(state["employees"]) + 1)
+        eid = employee_id_of(ctx, email, "leave") or f"EMP-{n:04d}"
     known = person_of(ctx, email=email, employee_id=eid)
     dept = known.get("department", "Customer Support") if known else "Customer Support"
+    boss = (known or {}).get("manager_email") or manager_email(ctx)
     return plant_leave_employee(state, eid, name=known["name"] if known else name_from_email(email), email=email,
-                                department=dept, manager_email=known.get("manager_email") if known else
-                                manager_email(ctx))
+                                department=dept, manager_email=boss)
 
 
 def _plant(ctx: Ctx, key: Any, outs: dict[str, Any], stale: bool) -> str:

@@ -98,7 +98,8 @@ LINKS = ServiceLinks(
     # Only meeting days (not a leave's first day, not a sign-up date) are days to meet on.
     actions=(Action(service="meeting_rooms", name="book", needs=(Need("day", "date", ("",)), Need("guest", "email")),
                     build=_book,
-                    goal="book a meeting room on {day} for a 30-minute meeting with {guest}, its title quoting {mention}"),),
+                    goal="book a meeting room on {day} for a 30-minute meeting with {guest}, its title quoting "
+                         "{mention}"),),
 )
 
 __all__ = ["LINKS", "next_booking_id", "plant_booking"]
