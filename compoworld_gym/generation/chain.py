@@ -155,7 +155,8 @@ def materialize(spec: ChainSpec, base: dict[str, dict[str, Any]], today: Any, fa
         spec: the chain.
         base: ``{service: seeded state}`` as JSON dicts or JSON bytes; not modified.
         today: the task date.
-        fake: a Faker (reseeded from ``spec.seed_key``).
+        fake: a Faker, handed to planters as ``ctx.fake`` (planters draw from
+            ``ctx.rng``, which is seeded from ``spec.seed_key``).
         overrides: ``{slot: value}`` replacing values the records carry, or
             ``{"threshold": float}`` replacing the policy's threshold (the
             counterfactual re-plantings).
@@ -169,7 +170,6 @@ def materialize(spec: ChainSpec, base: dict[str, dict[str, Any]], today: Any, fa
     states = {name: orjson.loads(state if isinstance(state, bytes) else orjson.dumps(state))
               for name, state in base.items()}
     rng = random.Random(spec.seed_key)
-    fake.seed_instance(rng.getrandbits(32))
     ctx = Ctx(rng, fake, today, states)
     ctx._case = spec.case
     keys = _alloc_keys(spec, ctx)

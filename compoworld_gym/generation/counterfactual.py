@@ -56,10 +56,10 @@ def _flip(spec: ChainSpec, slot: Slot) -> Optional[float]:
 
 
 def _changes(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, overrides: dict[Any, Any],
-             original: bytes, cache: dict) -> bool:
+             original: Derived, cache: dict, hop: int = 0) -> bool:
     try:
         again = materialize(spec, base, today, fake, overrides)
-        return solve(spec, again, today, cache).end_state() != original
+        return solve(spec, again, today, cache, (original, hop)).end_state() != original.end_state()
     except SolveError:
         return True
 
@@ -82,7 +82,7 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
         ``(reason or None, {service: verdict})`` where a verdict is
         ``"changes:<what>"``, ``"written"`` or ``"not-needed"``.
     """
-    original = derived.end_state()
+    original = derived
     cache = {} if cache is None else cache
     consumed = _consumed(spec)
     verdicts: dict[str, str] = {}
@@ -96,12 +96,13 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
             if alt is None:  # the write targets this very record
                 verdicts.setdefault(service, f"changes:{give.type}")
                 continue
-            if _changes(spec, base, today, fake, {slot: alt}, original, cache):
+            if _changes(spec, base, today, fake, {slot: alt}, original, cache, i):
                 verdicts[service] = f"changes:{give.type}"
                 break
         verdicts.setdefault(service, "not-needed")
     if spec.rule is not None:
-        flipped = _changes(spec, base, today, fake, {"threshold": spec.rule.stale_threshold}, original, cache)
+        flipped = _changes(spec, base, today, fake, {"threshold": spec.rule.stale_threshold}, original, cache,
+                           len(spec.hops))
         verdicts[spec.rule.holder.service] = "changes:policy" if flipped else "not-needed"
     for act in spec.actions:
         verdicts.setdefault(act.action.service, "written")

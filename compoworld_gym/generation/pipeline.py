@@ -12,6 +12,7 @@ next attempt.
 
 from __future__ import annotations
 
+import functools
 import random
 import time
 from collections import Counter
@@ -108,8 +109,14 @@ class _Library:
     graph: Any = None
 
     def tool_counts(self, services: list[str]) -> dict[str, int]:
-        counts: Counter = Counter(t for s in services for t in get_service(s).tools)
+        """How many of ``services`` define each bare tool name."""
+        counts: Counter = Counter(t for s in services for t in _tool_names(s))
         return dict(counts)
+
+
+@functools.lru_cache(maxsize=None)
+def _tool_names(service: str) -> tuple[str, ...]:
+    return tuple(get_service(service).tools)
 
 
 def _length(rng: random.Random, cfg: GenerationConfig) -> int:
@@ -141,7 +148,7 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
 
         listed = add_distractors(Composition(services=services), lib.names, rng, cfg.listed)
         counts = lib.tool_counts([*services, *listed.distractors])
-        tools = sorted({t for s in services for t in get_service(s).tools})
+        tools = sorted({t for s in services for t in _tool_names(s)})
         try:
             plan_design = design(spec, base, cfg.today, _FAKE, rng, designer, counts, tools)
         except DesignError as exc:

@@ -11,6 +11,7 @@ so that every hop's answer is used.
 
 from __future__ import annotations
 
+import functools
 import random
 from typing import Any, Optional
 
@@ -54,6 +55,7 @@ def affinity(a: str, b: str) -> int:
     return 2 if FAMILIES.get(a, frozenset()) & FAMILIES.get(b, frozenset()) else 1
 
 
+@functools.lru_cache(maxsize=None)
 def _domain(service: str) -> str:
     from compoworld_gym.catalog import get_service
 

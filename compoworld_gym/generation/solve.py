@@ -75,13 +75,15 @@ class Derived:
         writes: ``[(service, Write)]`` per action, in order.
         branch: ``"hi"``/``"lo"`` when a policy decided, else None.
         steps: ``[(service, MetaCall)]`` the reference's real calls in order.
+        marks: index into ``steps`` where each hop's reads start, then where
+            the hops' reads end (``len(hops) + 1`` entries).
     """
 
     found: dict[Slot, Found]
     writes: list[tuple[str, Write]]
     steps: list[tuple[str, MetaCall]]
     branch: Optional[str] = None
-    chain_reads: list[tuple[str, MetaCall, Optional[str]]] = field(default_factory=list)
+    marks: list[int] = field(default_factory=list)
 
     def end_state(self) -> bytes:
         """The expected end state as canonical JSON (every write's checks)."""
@@ -90,38 +92,42 @@ class Derived:
 
 
 def mount_states(states: dict[str, dict[str, Any]], today: dt.date,
-                 cache: Optional[dict[tuple[str, bytes], Service]] = None) -> dict[str, Service]:
+                 cache: Optional[dict[str, tuple[dict[str, Any], Service]]] = None) -> dict[str, Service]:
     """Services on the given states (JSON dicts are not modified).
 
     Args:
         states: ``{service: state JSON}``.
         today: the task date.
-        cache: ``{(service, state bytes): Service}`` reused across calls.
-            Safe only for callers that never write (the solver reads), since
-            a cached service is shared; a counterfactual re-planting changes
-            one service, so the others come from the cache.
+        cache: ``{service: (state JSON, Service)}`` of the first mount, reused
+            while a later state is equal to it. Safe only for callers that
+            never write (the solver reads), since a cached service is shared;
+            a counterfactual re-planting changes one service, so the others
+            come from the cache.
     """
     out = {}
     for name, state in states.items():
-        raw = orjson.dumps(state)
-        svc = cache.get((name, raw)) if cache is not None else None
-        if svc is None:
-            svc = get_service(name)(orjson.loads(raw), today=today)
-            if cache is not None:
-                cache[(name, raw)] = svc
+        hit = cache.get(name) if cache is not None else None
+        if hit is not None and hit[0] == state:  # a C-level deep compare: cheaper than a re-mount
+            out[name] = hit[1]
+            continue
+        # No defensive copy: validation builds new models and the solver only reads.
+        svc = get_service(name)(state, today=today)
+        if cache is not None and hit is None:
+            cache[name] = (state, svc)
         out[name] = svc
     return out
 
 
 def _hops(spec: ChainSpec, reader: ServiceReader, planted: Planted, found: dict[Slot, Found],
-          chain_reads: list) -> None:
-    key = planted.keys[0]
-    prev_service: Optional[str] = None
+          marks: list[int], start: int = 0) -> None:
+    """Follow the hops from ``start`` (earlier hops already in ``found``)."""
+    key = planted.keys[0] if start == 0 else found[("hop", start - 1, spec.hops[start].relay.key)].value
     for i, hop in enumerate(spec.hops):
+        if i < start:
+            continue
         n0 = len(reader.calls)
+        marks.append(n0)
         record = hop.relay.find(reader, key)
-        for svc, mc in reader.calls[n0:]:
-            chain_reads.append((svc, mc, prev_service))
         if own_key(hop.relay):  # the record's id is a value a write may target
             found[("hop", i, hop.relay.key)] = Found(hop.relay.key, key, f"the {hop.relay.name}", "",
                                                      hop.relay.service)
@@ -137,7 +143,7 @@ def _hops(spec: ChainSpec, reader: ServiceReader, planted: Planted, found: dict[
             if ("hop", i, nxt) not in found:
                 raise SolveError(f"{hop.relay.service} {hop.relay.name} gives no {nxt}")
             key = found[("hop", i, nxt)].value
-        prev_service = hop.relay.service
+    marks.append(len(reader.calls))
 
 
 def _policy(spec: ChainSpec, reader: ServiceReader, found: dict[Slot, Found]) -> str:
@@ -159,9 +165,18 @@ def _policy(spec: ChainSpec, reader: ServiceReader, found: dict[Slot, Found]) ->
 
 
 def solve(spec: ChainSpec, planted: Planted, today: dt.date,
-          cache: Optional[dict[tuple[str, bytes], Service]] = None) -> Derived:
-    """Follow ``spec`` on ``planted`` and build its writes (``cache``: see
-    :func:`mount_states`).
+          cache: Optional[dict[str, tuple[dict[str, Any], Service]]] = None,
+          resume: Optional[tuple["Derived", int]] = None) -> Derived:
+    """Follow ``spec`` on ``planted`` and build its writes.
+
+    Args:
+        spec: the chain.
+        planted: its planting.
+        today: the task date.
+        cache: mounted services (see :func:`mount_states`).
+        resume: ``(earlier derivation, hop k)``: take hops before ``k`` from
+            the earlier derivation when their services' states are unchanged
+            (a counterfactual that changed hop ``k``'s record).
 
     Raises:
         SolveError: a lookup failed, a record lacks a value, or the policy
@@ -169,8 +184,19 @@ def solve(spec: ChainSpec, planted: Planted, today: dt.date,
     """
     reader = ServiceReader(mount_states(planted.states, today, cache))
     found: dict[Slot, Found] = {}
-    chain_reads: list = []
-    _hops(spec, reader, planted, found, chain_reads)
+    marks: list[int] = []
+    start = 0
+    if resume is not None and cache is not None and 0 < resume[1] < len(resume[0].marks):
+        earlier, k = resume
+        if all(cache[h.relay.service][0] == planted.states[h.relay.service] for h in spec.hops[:k]):
+            start = k
+            reader.calls = list(earlier.steps[:earlier.marks[k]])
+            marks = earlier.marks[:k]
+            found = {s: f for s, f in earlier.found.items() if s[0] == "hop" and s[1] < k}
+    if start < len(spec.hops):
+        _hops(spec, reader, planted, found, marks, start)
+    else:
+        marks.append(len(reader.calls))
     branch = _policy(spec, reader, found) if spec.rule is not None else None
     case = Found("case", spec.case, "the case reference")
     writes: list[tuple[str, Write]] = []
@@ -185,7 +211,7 @@ def solve(spec: ChainSpec, planted: Planted, today: dt.date,
         write = act.action.build(reader, args)
         writes.append((act.action.service, write))
         steps += reader.calls[n0:] + [(act.action.service, mc) for mc in write.calls]
-    return Derived(found=found, writes=writes, steps=steps, branch=branch, chain_reads=chain_reads)
+    return Derived(found=found, writes=writes, steps=steps, branch=branch, marks=marks)
 
 
 __all__ = ["Derived", "POLICY_RX", "ServiceReader", "mount_states", "solve"]
