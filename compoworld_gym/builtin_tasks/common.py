@@ -6,6 +6,9 @@ import datetime as dt
 from typing import Any, Callable
 
 from compoworld_gym.catalog import get_service
+from compoworld_gym.checks import (
+    AnswerContains, AnswerExcludes, OnlyChanged, RecordExists, RecordMatches, RecordUnchanged,
+)
 from compoworld_gym.tasks import MetaCall, Task
 
 #: The fixed date of every built-in task (as in the paper's sample).
@@ -47,27 +50,18 @@ def channel_id(slack: dict[str, Any], name: str) -> str:
 
 
 def plant_ticket(helpdesk: dict[str, Any], **fields: Any) -> str:
-    """Add a ticket with the next free id; returns the id."""
-    n = helpdesk["counters"].get("TCK", 1)
-    tid = f"TCK-{n:04d}"
-    helpdesk["counters"]["TCK"] = n + 1
-    ticket = {"status": "open", "priority": "normal", "assignee_email": None, "tags": [], "comments": [],
-              "created_on": "2026-01-08", "due_date": None, **fields, "id": tid}
-    ticket.setdefault("tags", [ticket["category"]])
-    helpdesk["tickets"][tid] = ticket
-    return tid
+    """Add a ticket with the next free id (the helpdesk's one planter); returns the id."""
+    from compoworld_gym.generation.hooks.helpdesk import next_ticket_id, plant_ticket as plant
+
+    return plant(helpdesk, next_ticket_id(helpdesk), **fields)
 
 
 def plant_email(gmail: dict[str, Any], sender: str, subject: str, body: str, date: str,
                 labels: tuple[str, ...] = ("INBOX", "UNREAD")) -> str:
-    """Add an inbound message (its own thread); returns the message id."""
-    n, t = gmail["counters"]["MSG"], gmail["counters"]["THR"]
-    mid, tid = f"MSG-{n:04d}", f"THR-{t:04d}"
-    gmail["counters"]["MSG"], gmail["counters"]["THR"] = n + 1, t + 1
-    gmail["messages"][mid] = {"id": mid, "thread_id": tid, "sender": sender, "to": [gmail["email_address"]],
-                              "cc": [], "bcc": [], "subject": subject, "body": body,
-                              "label_ids": list(labels), "date": date}
-    return mid
+    """Add an inbound message in its own thread (the mailbox's one planter); returns the id."""
+    from compoworld_gym.generation.hooks.gmail import plant_message
+
+    return plant_message(gmail, sender, subject, body, date, labels)
 
 
 def quiet_overdue(helpdesk: dict[str, Any]) -> None:
@@ -94,69 +88,66 @@ def _contains_all(values: tuple[str, ...]) -> dict[str, Any]:
     return {"$all": [{"$contains": v} for v in values]}
 
 
-def sent_email(cid: str, to: str, desc: str, *contains: str, cc: str | None = None) -> dict[str, Any]:
+def sent_email(cid: str, to: str, desc: str, *contains: str, cc: str | None = None) -> RecordExists:
     """Check: a sent Gmail message to ``to`` whose body contains every value (case-insensitive)."""
     where: dict[str, Any] = {"label_ids": {"$contains": "SENT"}, "to": {"$contains": to}}
     if contains:
         where["body"] = _contains_all(contains)
     if cc:
         where["cc"] = {"$contains": cc}
-    return {"kind": "record_exists", "id": cid, "description": desc, "service": "gmail",
-            "collection": "messages", "where": where}
+    return RecordExists(id=cid, description=desc, service="gmail", collection="messages", where=where)
 
 
-def slack_post(cid: str, channel: str, desc: str, *contains: str) -> dict[str, Any]:
+def slack_post(cid: str, channel: str, desc: str, *contains: str) -> RecordExists:
     """Check: a message in Slack channel id ``channel`` containing each value."""
     where: dict[str, Any] = {"channel_id": channel}
     if contains:
         where["text"] = _contains_all(contains)
-    return {"kind": "record_exists", "id": cid, "description": desc, "service": "slack",
-            "collection": "messages", "where": where}
+    return RecordExists(id=cid, description=desc, service="slack", collection="messages", where=where)
 
 
-def ticket_is(cid: str, tid: str, desc: str, **where: Any) -> dict[str, Any]:
+def ticket_is(cid: str, tid: str, desc: str, **where: Any) -> RecordMatches:
     """Check: helpdesk ticket ``tid`` matches ``where``."""
-    return {"kind": "record_matches", "id": cid, "description": desc, "service": "helpdesk",
-            "collection": "tickets", "record_id": tid, "where": where}
+    return RecordMatches(id=cid, description=desc, service="helpdesk", collection="tickets", record_id=tid,
+                         where=where)
 
 
-def unchanged(cid: str, service: str, collection: str, record_id: str, desc: str) -> dict[str, Any]:
+def unchanged(cid: str, service: str, collection: str, record_id: str, desc: str) -> RecordUnchanged:
     """Check: a record is exactly as it was at reset."""
-    return {"kind": "record_unchanged", "id": cid, "description": desc, "service": service,
-            "collection": collection, "record_id": record_id}
+    return RecordUnchanged(id=cid, description=desc, service=service, collection=collection, record_id=record_id)
 
 
-def answer(cid: str, desc: str, *values: str) -> dict[str, Any]:
+def answer(cid: str, desc: str, *values: str) -> AnswerContains:
     """Check: the final answer contains every value."""
-    return {"kind": "answer_contains", "id": cid, "description": desc, "values": list(values)}
+    return AnswerContains(id=cid, description=desc, values=list(values))
 
 
 # ----------------------------------------------------------------- guards
 def only_tickets(cid: str, allow_ids: list[str], desc: str,
-                 allow_new: dict[str, Any] | None = None) -> dict[str, Any]:
+                 allow_new: dict[str, Any] | None = None) -> OnlyChanged:
     """Guard: no helpdesk ticket but ``allow_ids`` changed; new tickets must match ``allow_new``."""
-    return {"kind": "only_changed", "id": cid, "description": desc, "service": "helpdesk",
-            "collection": "tickets", "allow_ids": list(allow_ids), "allow_new": allow_new}
+    return OnlyChanged(id=cid, description=desc, service="helpdesk", collection="tickets",
+                       allow_ids=list(allow_ids), allow_new=allow_new)
 
 
 def mail_only_to(cid: str, gmail: dict[str, Any], recipients: list[str], desc: str,
-                 cc: list[str] | None = None) -> dict[str, Any]:
+                 cc: list[str] | None = None) -> OnlyChanged:
     """Guard: every new message is addressed only to ``recipients`` (CC only to ``cc``, no BCC).
 
     Existing messages may change (read/unread, labels): that is not spam.
     """
-    return {"kind": "only_changed", "id": cid, "description": desc, "service": "gmail",
-            "collection": "messages", "allow_ids": sorted(gmail["messages"]),
-            "allow_new": {"to": {"$subset": recipients}, "cc": {"$subset": cc or []},
-                          "bcc": {"$subset": []}}}
+    return OnlyChanged(id=cid, description=desc, service="gmail", collection="messages",
+                       allow_ids=sorted(gmail["messages"]),
+                       allow_new={"to": {"$subset": recipients}, "cc": {"$subset": cc or []},
+                                  "bcc": {"$subset": []}})
 
 
-def slack_only(cid: str, slack: dict[str, Any], desc: str, **where: Any) -> dict[str, Any]:
+def slack_only(cid: str, slack: dict[str, Any], desc: str, **where: Any) -> OnlyChanged:
     """Guard: every new Slack message matches ``where`` (e.g. ``channel_id={"$in": [...]}``)."""
-    return {"kind": "only_changed", "id": cid, "description": desc, "service": "slack",
-            "collection": "messages", "allow_ids": sorted(slack["messages"]), "allow_new": where}
+    return OnlyChanged(id=cid, description=desc, service="slack", collection="messages",
+                       allow_ids=sorted(slack["messages"]), allow_new=where)
 
 
-def answer_excludes(cid: str, desc: str, *values: str) -> dict[str, Any]:
+def answer_excludes(cid: str, desc: str, *values: str) -> AnswerExcludes:
     """Guard: the final answer names none of ``values`` (decoys, negations)."""
-    return {"kind": "answer_excludes", "id": cid, "description": desc, "values": list(values)}
+    return AnswerExcludes(id=cid, description=desc, values=list(values))

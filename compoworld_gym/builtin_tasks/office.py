@@ -10,6 +10,7 @@ from compoworld_gym.builtin_tasks.common import (
     unchanged,
 )
 from compoworld_gym.catalog import get_service
+from compoworld_gym.checks import OnlyChanged, RecordAbsent, RecordExists, ToolCalled
 from compoworld_gym.tasks import Task
 
 
@@ -35,10 +36,10 @@ def first_free_slot(cal: dict[str, Any], minutes: int, people: list[str]) -> dic
     return probe["data"][0]
 
 
-def calendar_only_with(cid: str, people: list[str], desc: str) -> dict[str, Any]:
+def calendar_only_with(cid: str, people: list[str], desc: str) -> OnlyChanged:
     """Guard: no existing event changed; every new event invites only ``people``."""
-    return {"kind": "only_changed", "id": cid, "description": desc, "service": "calendar",
-            "collection": "events", "allow_new": {"attendees": {"$each": {"email": {"$in": people}}}}}
+    return OnlyChanged(id=cid, description=desc, service="calendar", collection="events",
+                       allow_new={"attendees": {"$each": {"email": {"$in": people}}}})
 
 
 def _by_email(email: str) -> dict[str, Any]:
@@ -93,9 +94,9 @@ def overdue_billing_escalation() -> Task:
     checks += [
         unchanged("solved_untouched", "helpdesk", "tickets", solved, "The solved ticket was not touched."),
         unchanged("shipping_untouched", "helpdesk", "tickets", shipping, "The overdue non-billing ticket was not touched."),
-        {"kind": "record_absent", "id": "archived_rule_not_used", "service": "slack", "collection": "messages",
-         "where": {"channel_id": old_ch, "user": "U0001"},
-         "description": "Nothing posted where the archived version of the rule said."},
+        RecordAbsent(id="archived_rule_not_used", service="slack", collection="messages",
+                     where={"channel_id": old_ch, "user": "U0001"},
+                     description="Nothing posted where the archived version of the rule said."),
         answer("reports_ids", "Final answer lists both tickets.", *late),
         answer_excludes("no_extra_ids", "The answer does not list tickets outside the batch.", solved, shipping),
         only_tickets("batch_only", late, "No ticket outside the batch was changed."),
@@ -193,12 +194,12 @@ def incident_postmortem() -> Task:
         checks=[
             slack_post("incident_update", ch, "Update posted in the incidents channel.", "INC-CHECKOUT"),
             sent_email("oncall_emailed", facts["email"], "On-call emailed about the incident.", "INC-CHECKOUT"),
-            {"kind": "record_exists", "id": "postmortem_booked", "service": "calendar", "collection": "events",
-             "where": {"attendees": {"$all": [{"$any": {"email": p}} for p in people]},
-                       "start": {"$gte": "2026-01-15T09:00:00", "$lt": "2026-01-17T23:59:59"}},
-             "description": "Post-mortem with on-call and support lead within 2 business days."},
-            {"kind": "tool_called", "id": "checked_free_time", "service": "calendar", "tool": "find_free_slots",
-             "description": "Free time was checked before booking."},
+            RecordExists(id="postmortem_booked", service="calendar", collection="events",
+                         where={"attendees": {"$all": [{"$any": {"email": p}} for p in people]},
+                                "start": {"$gte": "2026-01-15T09:00:00", "$lt": "2026-01-17T23:59:59"}},
+                         description="Post-mortem with on-call and support lead within 2 business days."),
+            ToolCalled(id="checked_free_time", service="calendar", tool="find_free_slots",
+                       description="Free time was checked before booking."),
             mail_only_to("mail_scope", gmail, [facts["email"]], "Mail only to on-call."),
             slack_only("chat_scope", slack, "Posts only in the incidents channel.", channel_id={"$in": [ch]}),
             calendar_only_with("calendar_scope", people, "No existing event changed; new events invite only the post-mortem people."),
@@ -234,13 +235,13 @@ def enterprise_escalation_call() -> Task:
                      "requires for enterprise escalations: the right meeting with the right people, of the "
                      "right length, in time, plus the CRM record of it. Report the meeting time."),
         checks=[
-            {"kind": "record_exists", "id": "call_booked", "service": "calendar", "collection": "events",
-             "where": {"attendees": {"$all": [{"$any": {"email": p}} for p in people]},
-                       "start": {"$gte": "2026-01-15T00:00:00", "$lt": "2026-01-17T23:59:59"}},
-             "description": "Call with customer and account owner within the rule's window."},
-            {"kind": "record_exists", "id": "crm_note", "service": "crm", "collection": "associations",
-             "where": {"from_type": "notes", "to_type": "contacts", "to_id": contact},
-             "description": "A CRM note is associated with the contact."},
+            RecordExists(id="call_booked", service="calendar", collection="events",
+                         where={"attendees": {"$all": [{"$any": {"email": p}} for p in people]},
+                                "start": {"$gte": "2026-01-15T00:00:00", "$lt": "2026-01-17T23:59:59"}},
+                         description="Call with customer and account owner within the rule's window."),
+            RecordExists(id="crm_note", service="crm", collection="associations",
+                         where={"from_type": "notes", "to_type": "contacts", "to_id": contact},
+                         description="A CRM note is associated with the contact."),
             answer("reports_time", "Final answer gives the meeting time.", slot["start"][11:16]),
             calendar_only_with("calendar_scope", people, "No existing event changed; new events invite only the customer and owner."),
         ],

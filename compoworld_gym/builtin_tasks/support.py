@@ -7,6 +7,7 @@ from compoworld_gym.builtin_tasks.common import (
     only_tickets, plant_email, plant_ticket, quiet_overdue, seed_json, sent_email, slack_only, slack_post,
     ticket_is,
 )
+from compoworld_gym.checks import CallOrder, CallPattern, RecordAbsent, RecordExists
 from compoworld_gym.tasks import Task
 
 _SUPPORT = ("helpdesk", "knowledge_base", "gmail", "slack")
@@ -133,8 +134,8 @@ def account_takeover() -> Task:
             ticket_is("priority", tid, "Ticket set to the rule's priority.", priority=rule["facts"]["priority"]),
             ticket_is("security_owner", tid, "Ticket owned by the security team.", assignee_email={"$in": security}),
             slack_post("raised", ch, "Raised in the security channel with the ticket id.", tid),
-            {**ticket_is("email_kept", tid, "The email on file was not changed.",
-                         requester_email="irene.vasquez@fastmail.example"), "guard": True},
+            ticket_is("email_kept", tid, "The email on file was not changed.",
+                         requester_email="irene.vasquez@fastmail.example").model_copy(update={"guard": True}),
             only_tickets("only_this_ticket", [tid], "No other ticket was changed."),
             slack_only("chat_scope", slack, "Posts only in the security channel.", channel_id={"$in": [ch]}),
         ],
@@ -177,14 +178,14 @@ def shipping_delays() -> Task:
             "delay rule to each: act only on orders that are late enough for the rule to apply, and "
             "leave the others alone. Reply with only the order number(s) you acted on."),
         checks=[
-            {"kind": "record_exists", "id": "ticket_opened", "service": "helpdesk", "collection": "tickets",
-             "where": {"requester_email": late, "category": "shipping", "priority": facts["priority"]},
-             "description": "A shipping ticket with the rule's priority for the late order."},
+            RecordExists(id="ticket_opened", service="helpdesk", collection="tickets",
+                         where={"requester_email": late, "category": "shipping", "priority": facts["priority"]},
+                         description="A shipping ticket with the rule's priority for the late order."),
             slack_post("ops_notified", ch, "Shipping ops notified about the late order.", "731904"),
             sent_email("offer_sent", late, "The customer got the rule's discount offer.", f"{facts['discount_percent']}%"),
-            {"kind": "record_absent", "id": "no_ticket_for_on_time", "service": "helpdesk",
-             "collection": "tickets", "where": {"requester_email": fine},
-             "description": "No ticket for the order under the threshold."},
+            RecordAbsent(id="no_ticket_for_on_time", service="helpdesk", collection="tickets",
+                         where={"requester_email": fine},
+                         description="No ticket for the order under the threshold."),
             answer("reports_order", "Final answer names the late order.", "731904"),
             answer_excludes("not_the_other", "The answer does not claim the on-time order.", "731955"),
             only_tickets("ticket_scope", [], "Only the late order's ticket was opened.",
@@ -259,8 +260,7 @@ def merge_duplicates() -> Task:
                      "from now on."),
         checks=[
             ticket_is("newer_closed", newer, "The newer duplicate was merged (closed).", status="closed"),
-            {**ticket_is("older_open", older, "The older ticket stays open.", status={"$ne": "closed"}),
-             "guard": True},
+            ticket_is("older_open", older, "The older ticket stays open.", status={"$ne": "closed"}).model_copy(update={"guard": True}),
             sent_email("told_customer", who["requester_email"], "Customer told the surviving ticket id.", older),
             only_tickets("only_these", [older, newer], "No other ticket was changed."),
             mail_only_to("mail_scope", gmail, [who["requester_email"]], "Mail only to the customer."),
@@ -301,9 +301,9 @@ def latest_instruction_wins() -> Task:
         checks=[
             ticket_is("priority", tid, "Priority from the latest message.", priority="low"),
             ticket_is("owner", tid, "Owner from the latest message.", assignee_email="grace.okafor@company.example"),
-            {"kind": "record_exists", "id": "confirmed", "service": "slack", "collection": "messages",
-             "where": {"thread_ts": root, "user": "U0001", "text": {"$contains": tid}},
-             "description": "Confirmation naming the ticket posted in the thread."},
+            RecordExists(id="confirmed", service="slack", collection="messages",
+                         where={"thread_ts": root, "user": "U0001", "text": {"$contains": tid}},
+                         description="Confirmation naming the ticket posted in the thread."),
             only_tickets("only_this_ticket", [tid], "No other ticket was changed."),
             slack_only("chat_scope", slack, "Only a reply in that thread.", thread_ts=root),
         ],
@@ -336,15 +336,14 @@ def revisit_after_update() -> Task:
                      "that is still not closed."),
         checks=[*(ticket_is(f"closed_{i}", t, "A solved ticket was closed.", status="closed")
                   for i, t in enumerate(solved, 1)),
-                {**ticket_is("pending_kept", still, "The pending ticket was not closed.", status="pending"),
-                 "guard": True},
+                ticket_is("pending_kept", still, "The pending ticket was not closed.", status="pending").model_copy(update={"guard": True}),
                 answer("reports_open", "Final answer names the ticket still open.", still),
                 answer_excludes("not_the_closed", "The answer does not name the closed tickets.", *solved),
                 only_tickets("only_hers", [*solved, still], "No other ticket was changed."),
-                {"kind": "call_order", "id": "rechecked", "description": "Tickets re-read after closing.",
-                 "require": "some_after", "before": {"service": "helpdesk", "tool": "close_ticket"},
-                 "after": {"service": "helpdesk", "tool": "search_tickets",
-                           "where": {"requester_email": {"$ieq": who["requester_email"]}}}}],
+                CallOrder(id="rechecked", description="Tickets re-read after closing.", require="some_after",
+                          before=CallPattern(service="helpdesk", tool="close_ticket"),
+                          after=CallPattern(service="helpdesk", tool="search_tickets",
+                                            where={"requester_email": {"$ieq": who["requester_email"]}}))],
         reference=[call("search_tickets", requester_email=who["requester_email"], status="solved"),
                    *(call("close_ticket", ticket_id=t, resolution="Confirmed with customer") for t in solved),
                    call("search_tickets", requester_email=who["requester_email"])],

@@ -26,7 +26,7 @@ class GenerationConfig:
     services: Optional[tuple[int, int]] = field(
         default=(3, 7), metadata={"help": "Distinct services per task (lo, hi); None takes any the chain needs."})
     chain_lengths: dict[int, float] = field(
-        default_factory=lambda: {2: 0.1, 3: 0.3, 4: 0.4, 5: 0.2},
+        default_factory=lambda: {2: 0.05, 3: 0.25, 4: 0.4, 5: 0.3},
         metadata={"help": "Weights of the number of records the chain passes through (each on its own service)."})
     p_rule: float = field(default=0.75, metadata={"help": "Chance of a policy when the chain finds an amount."})
     p_stale: float = field(default=0.5, metadata={"help": "Chance of a stale look-alike where a relay has one."})

@@ -66,6 +66,11 @@ def _weight(service: str, visited: list[str]) -> int:
     return max(affinity(_domain(service), _domain(v)) for v in visited)
 
 
+#: Relative weight of a record that leads nowhere when the walk still wants
+#: more hops (a pay summary gives only an amount): rarely a chain's middle.
+DEAD_END_WEIGHT = 0.1
+
+
 class PlanError(ValueError):
     """No chain could be planned from this start (the walk got stuck, or no
     action can use what the chain found)."""
@@ -145,7 +150,10 @@ def walk(rng: random.Random, links: dict[str, ServiceLinks], length: int,
         if not options:
             break
         visited = [r.service for r in chain]
-        chain.append(rng.choices(options, weights=[_weight(r.service, visited) for r in options])[0])
+        more = len(chain) + 1 < length  # the chosen record must lead on: look one hop ahead
+        weights = [_weight(r.service, visited) * (1.0 if not more or graph.successors(r, used | {r.service})
+                                                  else DEAD_END_WEIGHT) for r in options]
+        chain.append(rng.choices(options, weights=weights)[0])
         used.add(chain[-1].service)
         known |= {(g.type, g.who) for g in last.gives}
     if len(chain) < 2:

@@ -102,8 +102,7 @@ def _alloc_service(ctx: Ctx) -> str:
 
 
 def _of_service(reader: Reader, key: Any) -> dict[str, Any]:
-    # Reader.read's own ``service`` parameter shadows the tool's: filter the listing here.
-    rows = reader.read("monitoring", "list_incidents", limit=200)
+    rows = reader.read("monitoring", "list_incidents", service=key, limit=200)
     inc = pick([r for r in rows if r["status"] != "resolved"], service=key)
     return reader.read("monitoring", "get_incident", incident_id=inc["id"])
 
