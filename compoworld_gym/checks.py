@@ -10,6 +10,7 @@ those of :mod:`compoworld_gym.matching`.
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Annotated, Any, Literal, Optional, Union
 
@@ -163,6 +164,12 @@ class AnswerContains(_Check):
         return any(hits) if self.any_of else all(hits)
 
 
+@functools.lru_cache(maxsize=4096)
+def _normed(values: tuple[str, ...]) -> tuple[str, ...]:
+    """Normalised values, once per list (a list can hold hundreds of look-alikes)."""
+    return tuple(_norm_text(v) for v in values)
+
+
 class AnswerExcludes(_Check):
     """Passes when the final answer contains none of the values (wrong ids,
     decoys, negations such as "not a VIP"); case-insensitive. A guard."""
@@ -174,7 +181,7 @@ class AnswerExcludes(_Check):
                  call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
         """The answer contains none of the values (a missing answer passes)."""
         text = _norm_text(answer or "")
-        return not any(_norm_text(v) in text for v in self.values)
+        return not any(v in text for v in _normed(tuple(self.values)))
 
 
 class OnlyChanged(_StateCheck):

@@ -1,9 +1,12 @@
 """Counterfactual verification: is every service of the composition needed?
 
-For each service that contributes a fact, the chain is planted again with
-that fact changed — a record that points at the alternative record instead,
-another amount, the policy's other threshold — and the expected end state is
-derived again by :func:`~compoworld_gym.generation.solve.solve`. A service
+For each service that contributes a fact, the expected end state is derived
+again with that fact changed — a record that points at the alternative
+record instead, another amount — from the next hop on
+(:func:`~compoworld_gym.generation.solve.solve` with ``given``: what
+re-planting that record would give, since every relay's ``find`` returns what
+its ``plant`` stored), and the policy is planted again with its other
+threshold and the whole chain re-derived. A service
 whose every change leaves the expected end state as it was is not really
 needed: the task is rejected. A change that breaks the chain (the next
 lookup finds nothing) counts as a change: the service's answer decided the
@@ -64,6 +67,18 @@ def _changes(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, o
         return True
 
 
+def _given(spec: ChainSpec, planted: Planted, today: dt.date, slot: Slot, alt: Any, original: Derived,
+           cache: dict, end: bytes) -> bool:
+    """Whether the expected end state changes when hop ``slot[1]``'s record
+    carries ``alt`` instead: re-derived from the next hop on, as re-planting
+    that one record would give (the other records are as planted)."""
+    try:
+        again = solve(spec, planted, today, cache, (original, slot[1] + 1), {slot: alt})
+        return again.end_state() != end
+    except SolveError:
+        return True
+
+
 def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, planted: Planted,
                    derived: Derived, cache: Optional[dict] = None) -> tuple[Optional[str], dict[str, str]]:
     """Check that each service's fact decides the expected end state.
@@ -83,6 +98,7 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
         ``"changes:<what>"``, ``"written"`` or ``"not-needed"``.
     """
     original = derived
+    end = derived.end_state()
     cache = {} if cache is None else cache
     consumed = _consumed(spec)
     verdicts: dict[str, str] = {}
@@ -96,7 +112,7 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
             if alt is None:  # the write targets this very record
                 verdicts.setdefault(service, f"changes:{give.type}")
                 continue
-            if _changes(spec, base, today, fake, {slot: alt}, original, cache, i):
+            if _given(spec, planted, today, slot, alt, original, cache, end):
                 verdicts[service] = f"changes:{give.type}"
                 break
         verdicts.setdefault(service, "not-needed")

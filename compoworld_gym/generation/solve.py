@@ -11,6 +11,7 @@ counterfactual end state (:mod:`.counterfactual`).
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass, field
@@ -166,7 +167,7 @@ def _policy(spec: ChainSpec, reader: ServiceReader, found: dict[Slot, Found]) ->
 
 def solve(spec: ChainSpec, planted: Planted, today: dt.date,
           cache: Optional[dict[str, tuple[dict[str, Any], Service]]] = None,
-          resume: Optional[tuple["Derived", int]] = None) -> Derived:
+          resume: Optional[tuple["Derived", int]] = None, given: Optional[dict[Slot, Any]] = None) -> Derived:
     """Follow ``spec`` on ``planted`` and build its writes.
 
     Args:
@@ -177,6 +178,11 @@ def solve(spec: ChainSpec, planted: Planted, today: dt.date,
         resume: ``(earlier derivation, hop k)``: take hops before ``k`` from
             the earlier derivation when their services' states are unchanged
             (a counterfactual that changed hop ``k``'s record).
+        given: ``{slot: value}`` replacing values the earlier hops found (with
+            ``resume``): the derivation as if that record carried another
+            value, which is what re-planting it would give, since a relay's
+            ``find`` returns exactly what its ``plant`` stored (checked for
+            every relay by ``tests/generation/test_links.py``).
 
     Raises:
         SolveError: a lookup failed, a record lacks a value, or the policy
@@ -193,6 +199,10 @@ def solve(spec: ChainSpec, planted: Planted, today: dt.date,
             reader.calls = list(earlier.steps[:earlier.marks[k]])
             marks = earlier.marks[:k]
             found = {s: f for s, f in earlier.found.items() if s[0] == "hop" and s[1] < k}
+            for slot, value in (given or {}).items():
+                found[slot] = dataclasses.replace(found[slot], value=value)
+    if given and start == 0:
+        raise ValueError("given values need a resume point after the hops they replace")
     if start < len(spec.hops):
         _hops(spec, reader, planted, found, marks, start)
     else:
