@@ -147,7 +147,7 @@ def _goal(spec: ChainSpec, derived: Derived, k: int) -> str:
     needs = {n.param: n for n in act.action.needs}
     for param, slot in act.bind.items():
         f = derived.found[slot]
-        words[param] = (f"the {needs[param].noun} the policy names" if slot[0] == "rule"
+        words[param] = (f"whichever {needs[param].noun} the policy names" if slot[0] == "rule"
                         else f.who if f.who else f.noun)
     words["mention"] = derived.found[act.mention].noun
     return act.action.goal.format(**words)

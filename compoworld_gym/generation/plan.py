@@ -34,8 +34,8 @@ def mentionable(etype: str) -> bool:
 
 
 #: Business families of service domains: a walk prefers the next service in
-#: the same domain (weight 4) or a family it shares (2) over an unrelated one
-#: (1), so that most chains read as one line of business.
+#: the same domain (weight 6) or a family it shares (3) over an unrelated one
+#: (0.3), so that most chains read as one line of business.
 FAMILIES: dict[str, frozenset[str]] = {
     d: frozenset(f) for d, f in {
         "support": {"customer"}, "sales": {"customer"}, "commerce": {"customer"}, "logistics": {"customer"},
@@ -48,11 +48,11 @@ FAMILIES: dict[str, frozenset[str]] = {
     }.items()}
 
 
-def affinity(a: str, b: str) -> int:
-    """How well service domains ``a`` and ``b`` belong to one case (4, 2 or 1)."""
+def affinity(a: str, b: str) -> float:
+    """How well service domains ``a`` and ``b`` belong to one case (6, 3 or 0.3)."""
     if a == b:
-        return 4
-    return 2 if FAMILIES.get(a, frozenset()) & FAMILIES.get(b, frozenset()) else 1
+        return 6.0
+    return 3.0 if FAMILIES.get(a, frozenset()) & FAMILIES.get(b, frozenset()) else 0.3
 
 
 @functools.lru_cache(maxsize=None)
@@ -62,7 +62,7 @@ def _domain(service: str) -> str:
     return get_service(service).domain
 
 
-def _weight(service: str, visited: list[str]) -> int:
+def _weight(service: str, visited: list[str]) -> float:
     return max(affinity(_domain(service), _domain(v)) for v in visited)
 
 
