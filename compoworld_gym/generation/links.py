@@ -293,6 +293,15 @@ def role_of(who: str) -> Optional[str]:
     return "customer" if who in CUSTOMER_WHO else "staff"
 
 
+def next_id(state: dict[str, Any], prefix: str, width: int = 4, start: int = 1) -> str:
+    """Take the next free id ``<prefix>-<n>`` from a state's ``counters``, as
+    :meth:`compoworld_gym.service.Service.new_id` does (``start`` when the
+    counter is unset)."""
+    n = state["counters"].get(prefix, start)
+    state["counters"][prefix] = n + 1
+    return f"{prefix}-{n:0{width}d}"
+
+
 def pick(records: Any, **where: Any) -> dict[str, Any]:
     """The one record of ``records`` (a list, or a dict keyed by id) whose
     fields equal ``where`` (strings compared case-blind).

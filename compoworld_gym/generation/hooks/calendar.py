@@ -12,6 +12,7 @@ from compoworld_gym.envs.services._company import OPS_EMAIL, staff_of
 from compoworld_gym.envs.services.google_calendar import Event
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import (
+    next_id,
     Action, Found, Give, Need, Reader, Relay, ServiceLinks, SolveError, Write, latest,
 )
 
@@ -21,9 +22,7 @@ _HOURS = (9, 10, 11, 13, 14, 15, 16)
 
 def next_event_id(state: dict[str, Any]) -> str:
     """Take the next free event id from the calendar's counters."""
-    n = state["counters"].get("EVT", 1)
-    state["counters"]["EVT"] = n + 1
-    return f"EVT-{n:04d}"
+    return next_id(state, "EVT")
 
 
 def plant_event(state: dict[str, Any], event_id: str, **fields: Any) -> str:

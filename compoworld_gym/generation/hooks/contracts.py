@@ -10,7 +10,7 @@ from compoworld_gym.checks import OnlyChanged, RecordExists, RecordMatches
 from compoworld_gym.envs.services._company import OPS_EMAIL, staff_of
 from compoworld_gym.envs.services.contracts import Contract, Customer
 from compoworld_gym.generation.context import Ctx, call
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick
+from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick, next_id
 
 _LIVE = ("active", "notice_given")
 _INDUSTRIES = ("manufacturing", "software", "healthcare", "logistics", "retail")
@@ -23,9 +23,7 @@ def account_manager(ctx: Ctx) -> str:
 
 def next_contract_id(state: dict[str, Any]) -> str:
     """Take the next free contract id from the contracts counters (as the service does)."""
-    n = state["counters"].get("CTR", 1)
-    state["counters"]["CTR"] = n + 1
-    return f"CTR-{n:04d}"
+    return next_id(state, "CTR")
 
 
 def plant_customer(state: dict[str, Any], company: str, **fields: Any) -> str:

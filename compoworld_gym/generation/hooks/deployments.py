@@ -17,7 +17,7 @@ from compoworld_gym.envs.services._company import OPS_EMAIL
 from compoworld_gym.envs.services._engineering import ENGINEERS, team_engineers
 from compoworld_gym.envs.services.deployments import Deployment, Project
 from compoworld_gym.generation.context import Ctx, call
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write
+from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, next_id
 
 _DOMAINS = ("ledger", "pricing", "invoice", "loyalty", "fraud", "tax", "coupon", "refund", "warehouse",
             "catalog", "webhook", "session", "media", "returns", "subscription", "address")
@@ -49,9 +49,7 @@ def engineer_email(ctx: Ctx) -> str:
 
 def next_deployment_id(state: dict[str, Any]) -> str:
     """Take the next free deployment id from the pipeline's counters."""
-    n = state["counters"].get("DPL", 1)
-    state["counters"]["DPL"] = n + 1
-    return f"DPL-{n:04d}"
+    return next_id(state, "DPL")
 
 
 def plant_deployment(state: dict[str, Any], dep_id: str, **fields: Any) -> str:

@@ -13,6 +13,7 @@ from compoworld_gym.envs.services.expenses import Employee, ExpenseReport
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.hr_directory import employee_email, manager_email, name_from_email, person_of
 from compoworld_gym.generation.links import (
+    next_id,
     Action, Found, Give, Need, Reader, Relay, ServiceLinks, SolveError, Write, latest,
 )
 
@@ -29,9 +30,7 @@ def report_total(ctx: Ctx) -> float:
 
 def next_report_id(state: dict[str, Any]) -> str:
     """Take the next free expense report id from the expenses tool's counters."""
-    n = state["counters"].get("EXP", 1)
-    state["counters"]["EXP"] = n + 1
-    return f"EXP-{n:04d}"
+    return next_id(state, "EXP")
 
 
 def plant_expense_employee(state: dict[str, Any], email: str, **fields: Any) -> str:

@@ -11,6 +11,7 @@ from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services.field_service import CITY, ISSUES, ZIPS, Job
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import (
+    next_id,
     Action, Found, Give, Need, Reader, Relay, ServiceLinks, SolveError, Write, pick,
 )
 
@@ -25,9 +26,7 @@ _OPEN = ("unscheduled", "scheduled", "in_progress")
 
 def next_job_id(state: dict[str, Any]) -> str:
     """Take the next free job id from the field-service counters (as ``new_id("JOB")``)."""
-    n = state["counters"].get("JOB", 1)
-    state["counters"]["JOB"] = n + 1
-    return f"JOB-{n:04d}"
+    return next_id(state, "JOB")
 
 
 def plant_job(state: dict[str, Any], job_id: str, **fields: Any) -> str:

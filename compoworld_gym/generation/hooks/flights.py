@@ -15,14 +15,12 @@ from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services._timetable import AIRPORTS, SCHEDULES
 from compoworld_gym.envs.services.flights import FlightBooking
 from compoworld_gym.generation.context import Ctx, call
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick
+from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick, next_id
 
 
 def next_booking_id(state: dict[str, Any]) -> str:
     """Take the next free booking id from the flights counters (as ``new_id("FB")``)."""
-    n = state["counters"].get("FB", 1)
-    state["counters"]["FB"] = n + 1
-    return f"FB-{n:04d}"
+    return next_id(state, "FB")
 
 
 def plant_booking(state: dict[str, Any], booking_id: str, *, flight_number: str, date: dt.date,

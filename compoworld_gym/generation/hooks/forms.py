@@ -10,7 +10,9 @@ from compoworld_gym.checks import OnlyChanged, RecordExists
 from compoworld_gym.envs.services._company import OPS_EMAIL
 from compoworld_gym.envs.services.forms import Form, FormResponse
 from compoworld_gym.generation.context import Ctx, call
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, latest, pick
+from compoworld_gym.generation.links import (
+    Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, latest, pick, next_id,
+)
 
 #: The form customers ask for refunds with (planted when a task needs it).
 REFUND_FORM = "Refund request form"
@@ -42,9 +44,7 @@ def refund_form(ctx: Ctx) -> str:
 
 def next_response_id(state: dict[str, Any]) -> str:
     """Take the next free response id from the forms tool's counters."""
-    n = state["counters"].get("RSP", 1)
-    state["counters"]["RSP"] = n + 1
-    return f"RSP-{n:04d}"
+    return next_id(state, "RSP")
 
 
 def plant_response(state: dict[str, Any], response_id: str, **fields: Any) -> str:

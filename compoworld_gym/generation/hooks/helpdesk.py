@@ -9,6 +9,7 @@ from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services.helpdesk import Agent, Ticket
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import (
+    next_id,
     Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick,
 )
 
@@ -35,9 +36,7 @@ def plant_ticket(state: dict[str, Any], ticket_id: str, **fields: Any) -> str:
 
 def next_ticket_id(state: dict[str, Any]) -> str:
     """Take the next free ticket id from the helpdesk's counters."""
-    n = state["counters"].get("TCK", 1)
-    state["counters"]["TCK"] = n + 1
-    return f"TCK-{n:04d}"
+    return next_id(state, "TCK")
 
 
 def _plant(ctx: Ctx, key: Any, outs: dict[str, Any], stale: bool, by_id: bool) -> str:

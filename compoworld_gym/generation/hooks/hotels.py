@@ -10,14 +10,12 @@ from typing import Any
 from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services.hotels import Reservation
 from compoworld_gym.generation.context import Ctx, call
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick
+from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick, next_id
 
 
 def next_reservation_id(state: dict[str, Any]) -> str:
     """Take the next free reservation id from the hotels counters (as ``new_id("RSV")``)."""
-    n = state["counters"].get("RSV", 1)
-    state["counters"]["RSV"] = n + 1
-    return f"RSV-{n:04d}"
+    return next_id(state, "RSV")
 
 
 def plant_reservation(state: dict[str, Any], reservation_id: str, *, hotel_id: str, check_in: str, nights: int,

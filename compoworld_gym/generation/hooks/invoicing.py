@@ -13,7 +13,7 @@ from compoworld_gym.envs.services._commerce import PRODUCTS, order_book
 from compoworld_gym.envs.services.invoicing import Invoice
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.orders import next_order_id
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick
+from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick, next_id
 
 _OPEN = ("sent", "overdue")
 
@@ -33,9 +33,7 @@ def order_ref(ctx: Ctx, service: str) -> str:
 
 def next_invoice_id(state: dict[str, Any]) -> str:
     """Take the next free invoice id from the invoicing counters (as the service does)."""
-    n = state["counters"].get("INV", 1)
-    state["counters"]["INV"] = n + 1
-    return f"INV-{n:04d}"
+    return next_id(state, "INV")
 
 
 def plant_invoice(state: dict[str, Any], invoice_id: str, *, amount: float, **fields: Any) -> str:

@@ -14,6 +14,7 @@ from compoworld_gym.generation.hooks.hr_directory import (
     claim_id, employee_email, employee_id_of, manager_email, name_from_email, person_of,
 )
 from compoworld_gym.generation.links import (
+    next_id,
     Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write,
 )
 
@@ -30,9 +31,7 @@ def leave_day(ctx: Ctx) -> str:
 
 def next_request_id(state: dict[str, Any]) -> str:
     """Take the next free leave request id from the leave system's counters."""
-    n = state["counters"].get("LR", 1)
-    state["counters"]["LR"] = n + 1
-    return f"LR-{n:04d}"
+    return next_id(state, "LR")
 
 
 def plant_leave_employee(state: dict[str, Any], employee_id: str, **fields: Any) -> str:

@@ -12,7 +12,7 @@ from compoworld_gym.envs.services.ledger import JournalEntry
 from compoworld_gym.generation.config import TODAY
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.invoicing import order_ref
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick
+from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick, next_id
 
 ORDER_RX = r"ORD-\d{4,}"
 #: Accounts a refund is booked to: debit sales refunds, credit cash.
@@ -22,9 +22,7 @@ _DEBIT_NORMAL = ("asset", "expense")
 
 def next_entry_id(state: dict[str, Any]) -> str:
     """Take the next free journal entry id from the ledger counters (as the service does)."""
-    n = state["counters"].get("JE", 1)
-    state["counters"]["JE"] = n + 1
-    return f"JE-{n:04d}"
+    return next_id(state, "JE")
 
 
 def plant_entry(state: dict[str, Any], entry_id: str, *, legs: list[tuple[str, float]], **fields: Any) -> str:

@@ -12,7 +12,9 @@ from compoworld_gym.envs.services._company import OPS_EMAIL, STAFF
 from compoworld_gym.envs.services.meeting_rooms import RoomBooking
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.hr_directory import employee_email
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, SolveError, Write
+from compoworld_gym.generation.links import (
+    Action, Found, Give, Need, Reader, Relay, ServiceLinks, SolveError, Write, next_id,
+)
 
 DATE_RX = r"\d{4}-\d{2}-\d{2}"
 _TITLES = ("Project review", "Vendor meeting", "Quarterly planning", "Hiring debrief", "Budget review")
@@ -22,9 +24,7 @@ _HOURS = (10, 11, 14, 15, 16, 9, 13, 17)
 
 def next_booking_id(state: dict[str, Any]) -> str:
     """Take the next free booking id from the room system's counters."""
-    n = state["counters"].get("BKG", 1)
-    state["counters"]["BKG"] = n + 1
-    return f"BKG-{n:04d}"
+    return next_id(state, "BKG")
 
 
 def plant_booking(state: dict[str, Any], booking_id: str, **fields: Any) -> str:

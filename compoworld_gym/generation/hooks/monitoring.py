@@ -14,6 +14,7 @@ from compoworld_gym.envs.services.monitoring import Incident, MonitoredService, 
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.deployments import app_name, new_app_key
 from compoworld_gym.generation.links import (
+    next_id,
     Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick,
 )
 
@@ -39,9 +40,7 @@ def _backups(ctx: Ctx) -> tuple[str, str]:
 
 def next_incident_id(state: dict[str, Any]) -> str:
     """Take the next free incident id from monitoring's counters."""
-    n = state["counters"].get("INC", 1)
-    state["counters"]["INC"] = n + 1
-    return f"INC-{n:04d}"
+    return next_id(state, "INC")
 
 
 def ensure_service(ctx: Ctx, key: str, team: str | None = None) -> str:

@@ -8,7 +8,7 @@ from typing import Any
 from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services.orders import Order
 from compoworld_gym.generation.context import Ctx, call
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick
+from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick, next_id
 
 _PRODUCTS = (("KB-MECH-01", "Mechanical Keyboard"), ("HP-NC-700", "Noise-cancelling Headphones"),
              ("MN-27-4K", "27-inch 4K Monitor"), ("CH-ERGO-2", "Ergonomic Office Chair"))
@@ -16,9 +16,7 @@ _PRODUCTS = (("KB-MECH-01", "Mechanical Keyboard"), ("HP-NC-700", "Noise-cancell
 
 def next_order_id(state: dict[str, Any]) -> str:
     """Take the next free order id from the order book's counters."""
-    n = state["counters"].get("ORD", 1)
-    state["counters"]["ORD"] = n + 1
-    return f"ORD-{n:04d}"
+    return next_id(state, "ORD")
 
 
 def plant_order(state: dict[str, Any], order_id: str, *, total: float, **fields: Any) -> str:

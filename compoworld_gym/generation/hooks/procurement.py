@@ -11,7 +11,7 @@ from compoworld_gym.envs.services._company import STAFF
 from compoworld_gym.envs.services._commerce import money
 from compoworld_gym.envs.services.procurement import APPROVERS, WAREHOUSES, PurchaseOrder
 from compoworld_gym.generation.context import Ctx, call
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick
+from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick, next_id
 
 #: Staff who ask for goods but approve none (so any approver may decide their POs).
 REQUESTERS = tuple(s.email for s in STAFF if s.email not in APPROVERS)
@@ -25,9 +25,7 @@ def requester_email(ctx: Ctx) -> str:
 
 def next_po_id(state: dict[str, Any]) -> str:
     """Take the next free purchase order id from the procurement counters (as the service does)."""
-    n = state["counters"].get("PO", 1)
-    state["counters"]["PO"] = n + 1
-    return f"PO-{n:04d}"
+    return next_id(state, "PO")
 
 
 def plant_purchase_order(state: dict[str, Any], po_id: str, *, sku: str, total: float, **fields: Any) -> str:

@@ -10,7 +10,7 @@ from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services.shipping import ORIGIN, Shipment
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.invoicing import order_ref
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick
+from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick, next_id
 
 #: The hubs a parcel from the East Coast warehouse is scanned at, in order.
 _ROUTE = (("Newark", "Departed facility"), ("Columbus", "Arrived at hub"))
@@ -18,9 +18,7 @@ _ROUTE = (("Newark", "Departed facility"), ("Columbus", "Arrived at hub"))
 
 def next_shipment_id(state: dict[str, Any]) -> str:
     """Take the next free shipment id from the shipping counters (as the service does)."""
-    n = state["counters"].get("SHP", 1)
-    state["counters"]["SHP"] = n + 1
-    return f"SHP-{n:04d}"
+    return next_id(state, "SHP")
 
 
 def plant_shipment(state: dict[str, Any], shipment_id: str, **fields: Any) -> str:

@@ -10,7 +10,9 @@ from typing import Any
 from compoworld_gym.checks import OnlyChanged, RecordExists
 from compoworld_gym.envs.services.social import Account, Post
 from compoworld_gym.generation.context import Ctx, call
-from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, latest
+from compoworld_gym.generation.links import (
+    Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, latest, next_id,
+)
 
 SUBREDDIT, SUPPORT = "acmestore", "acme_support"
 #: Record ids a post may quote, by entity type: (how the post names it, pattern).
@@ -39,9 +41,7 @@ def plant_account(state: dict[str, Any], username: str, name: str, email: str, c
 
 def next_post_id(state: dict[str, Any]) -> str:
     """Take the next free post id from the social counters (as ``new_id("PST")``)."""
-    n = state["counters"].get("PST", 1)
-    state["counters"]["PST"] = n + 1
-    return f"PST-{n:04d}"
+    return next_id(state, "PST")
 
 
 def plant_post(state: dict[str, Any], post_id: str, **fields: Any) -> str:

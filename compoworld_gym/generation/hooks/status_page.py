@@ -12,6 +12,7 @@ from compoworld_gym.envs.services.status_page import Component, StatusIncident
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.deployments import app_name, engineer_email, new_app_key
 from compoworld_gym.generation.links import (
+    next_id,
     Action, Found, Give, Need, Reader, Relay, ServiceLinks, SolveError, Write, pick,
 )
 
@@ -31,9 +32,7 @@ def ensure_component(ctx: Ctx, service: str) -> str:
 
 def next_status_incident_id(state: dict[str, Any]) -> str:
     """Take the next free public incident id from the page's counters."""
-    n = state["counters"].get("SPI", 1)
-    state["counters"]["SPI"] = n + 1
-    return f"SPI-{n:04d}"
+    return next_id(state, "SPI")
 
 
 def plant_status_incident(state: dict[str, Any], **fields: Any) -> str:
