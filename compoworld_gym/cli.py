@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import List, Optional
 
+import rich.markup
 import typer
 from rich.console import Console
 from rich.table import Table
@@ -19,7 +21,7 @@ errors = Console(stderr=True, soft_wrap=True)
 
 def _fail(message: str, code: int = 2) -> "typer.Exit":
     """Print ``error: message`` on stderr (unwrapped) and return the Exit to raise."""
-    errors.print(f"[red]error:[/red] {message}", highlight=False)
+    errors.print(f"[red]error:[/red] {rich.markup.escape(message)}", highlight=False)
     return typer.Exit(code)
 
 
@@ -287,6 +289,8 @@ def generate(
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint for --designer openai."),
     model: Optional[str] = typer.Option(None, "--model", help="Model name for --designer openai."),
     api_key: str = typer.Option("EMPTY", "--api-key", envvar="OPENAI_API_KEY", help="Key for --designer openai."),
+    designer_timeout: float = typer.Option(30.0, "--designer-timeout", min=1.0,
+                                           help="Seconds per --designer openai request (one retry)."),
     metrics: bool = typer.Option(False, "--metrics", help="Also measure the chain figures (replays every task)."),
     as_json: bool = typer.Option(False, "--json", help="Print generation statistics as JSON."),
 ) -> None:
@@ -305,12 +309,15 @@ def generate(
     try:
         span = _services_range(services)
         cfg = GenerationConfig() if span is None else GenerationConfig(services=span)
-        write_instruction = get_designer(designer, base_url=base_url, model=model, api_key=api_key)
+        write_instruction = get_designer(designer, base_url=base_url, model=model, api_key=api_key,
+                                         timeout=designer_timeout)
     except (ConfigError, DesignerError) as exc:
         raise _fail(str(exc)) from None
     stats = GenerationStats()
     kept = []
     try:
+        # SIGTERM unwinds like Ctrl-C, so the temporary file is removed and --out is untouched.
+        signal.signal(signal.SIGTERM, _terminate)
         with Progress(console=Console(stderr=True), transient=True) as progress, atomic_writer(out) as sink:
             bar = progress.add_task("generating", total=n)
             for k, task in enumerate(iter_tasks(n, seed, cfg, stats=stats, designer=write_instruction), 1):
@@ -331,15 +338,24 @@ def generate(
     console.print(f"wrote {summary['tasks']} verified tasks to {out} ({summary.get('compositions')} compositions)")
 
 
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def _services_range(text: Optional[str]) -> Optional[tuple[int, int]]:
     """``"4"`` → (4, 4), ``"3-5"`` → (3, 5); None keeps the default."""
     if text is None:
         return None
+    from compoworld_gym.catalog import service_names
+
+    lo, dash, hi = text.partition("-")
     try:
-        lo, _, hi = text.partition("-")
-        return int(lo), int(hi or lo)
+        span = int(lo), int(hi if dash else lo)
     except ValueError:
-        raise _fail(f"--services takes N or LO-HI, got {text!r}") from None
+        raise _fail(f"--services takes N or LO-HI (e.g. 3-5), got {text!r}") from None
+    if span[1] > len(service_names()):
+        raise _fail(f"--services {text}: the library has only {len(service_names())} services")
+    return span
 
 
 @app.command()

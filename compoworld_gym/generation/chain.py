@@ -172,6 +172,7 @@ def materialize(spec: ChainSpec, base: dict[str, dict[str, Any]], today: Any, fa
     rng = random.Random(spec.seed_key)
     ctx = Ctx(rng, fake, today, states)
     ctx._case = spec.case
+    _skip_ids(states, rng)
     keys = _alloc_keys(spec, ctx)
     alt_keys = [None if key is None else h.relay.alloc(ctx) if h.relay.alloc and not own_link(spec, i - 1)
                 else _other(ctx, h.relay.key, key) for i, (h, key) in enumerate(zip(spec.hops, keys))]
@@ -184,14 +185,19 @@ def materialize(spec: ChainSpec, base: dict[str, dict[str, Any]], today: Any, fa
         for etype in outs:
             if ("hop", i, etype) in overrides:
                 outs[etype] = overrides[("hop", i, etype)]
+        stale = {t: _other(ctx, t, v) if not _is_id(t) else v for t, v in outs.items()} if hop.stale else None
+        # The look-alike comes first or second at random: ids must not tell which record wins.
+        stale_first = stale is not None and rng.random() < 0.5
+        if stale_first:
+            hop.relay.plant(ctx, keys[i], stale, True)
         rid = hop.relay.plant(ctx, keys[i], outs, False)
         planted.rids.append(rid)
         if link is not None and keys[i + 1] is None:  # the next record is found by this record's own id
             keys[i + 1] = rid
-        if hop.stale:
-            stale = {t: _other(ctx, t, v) if not _is_id(t) else v for t, v in outs.items()}
+        if stale is not None:
             planted.stale_values.update({("hop", i, t): v for t, v in stale.items() if v != outs[t]})
-            hop.relay.plant(ctx, keys[i], stale, True)
+            if not stale_first:
+                hop.relay.plant(ctx, keys[i], stale, True)
         if hop.alt:
             alt = {t: alt_keys[i + 1] if t == link else v if _is_id(t) else _other(ctx, t, v)
                    for t, v in outs.items() if t != link or alt_keys[i + 1] is not None}
@@ -231,15 +237,20 @@ def _alloc_keys(spec: ChainSpec, ctx: Ctx) -> list[Any]:
     """Every hop's key, allocated before planting (None: known after the
     previous hop is planted, see :func:`own_link`)."""
     keys: list[Any] = []
+    seen: dict[str, Any] = {}  # one case, one order: an id type met again is the same record
     for i, hop in enumerate(spec.hops):
         if own_link(spec, i - 1):
             keys.append(None)
+        elif hop.relay.alloc is not None and hop.relay.key in seen:
+            keys.append(seen[hop.relay.key])
         elif hop.relay.alloc is not None:
             keys.append(hop.relay.alloc(ctx))
         elif i == 0:
             keys.append(spec.entry_key)
         else:
             keys.append(spec.hops[i - 1].outs[hop.relay.key])
+        if keys[-1] is not None and hop.relay.key.endswith("_id"):
+            seen.setdefault(hop.relay.key, keys[-1])
     return keys
 
 
@@ -276,9 +287,27 @@ def policy_text(rule: RuleSpec, threshold: float, attr_noun: str) -> str:
 
 
 def _plant_rule(rule: RuleSpec, ctx: Ctx, threshold: float) -> None:
-    # The superseded version first: it is the older record.
-    rule.holder.plant(ctx, rule.topic, policy_text(rule, rule.stale_threshold, rule.attr_noun), True)
-    rule.holder.plant(ctx, rule.topic, policy_text(rule, threshold, rule.attr_noun), False)
+    """The policy in force and its superseded version, in random order (the
+    holder's dates and status say which is in force, never the ids)."""
+    stale = (ctx, rule.topic, policy_text(rule, rule.stale_threshold, rule.attr_noun), True)
+    live = (ctx, rule.topic, policy_text(rule, threshold, rule.attr_noun), False)
+    for args in ((stale, live) if ctx.rng.random() < 0.5 else (live, stale)):
+        rule.holder.plant(*args)
+
+
+#: Most ids skipped per counter before planting: the case's records must not
+#: always get the same ids (an agent could learn "EXP-0011 is the one").
+MAX_ID_SKIP = 24
+
+
+def _skip_ids(states: dict[str, dict[str, Any]], rng: random.Random) -> None:
+    """Advance every id counter by a random gap (ids stay unique and ordered)."""
+    for name in sorted(states):
+        counters = states[name].get("counters")
+        if isinstance(counters, dict):
+            for key in sorted(counters):
+                if isinstance(counters[key], int):
+                    counters[key] += rng.randrange(MAX_ID_SKIP + 1)
 
 
 __all__ = ["ActionSpec", "ChainSpec", "HopSpec", "Need", "POLICY_TEMPLATES", "Planted", "RuleSpec", "Slot",

@@ -216,6 +216,10 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
         raise DesignError(reason)
     b = brief(spec, planted, derived, tools)
     text = designer(b, rng)
+    from compoworld_gym.generation.designer import looks_like_data
+
+    if looks_like_data(text):
+        raise DesignError("designer-format: the instruction is a data dump, not prose")
     leaked = leaks(text, b)
     if leaked:
         raise DesignError(f"designer-leak: the instruction states {leaked[:3]}")

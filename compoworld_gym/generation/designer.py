@@ -66,7 +66,7 @@ class OpenAIDesigner:
     """
 
     def __init__(self, base_url: str, model: str, *, api_key: str = "EMPTY", temperature: float = 0.7,
-                 timeout: float = 60.0, client: Any = None) -> None:
+                 timeout: float = 30.0, client: Any = None) -> None:
         if client is None:
             try:
                 from openai import OpenAI
@@ -95,8 +95,15 @@ class OpenAIDesigner:
         return text
 
 
+def looks_like_data(text: str) -> bool:
+    """Whether an instruction is a data dump (JSON, or the brief's own keys)
+    rather than prose: the design stage rejects it (``designer-format``)."""
+    head = text.lstrip()[:1]
+    return head in ("{", "[") or any(k in text for k in ('"starts_from"', '"where_facts_live"', '"goals":'))
+
+
 def get_designer(name: str, *, base_url: Optional[str] = None, model: Optional[str] = None,
-                 api_key: str = "EMPTY") -> Callable[[Brief, random.Random], str]:
+                 api_key: str = "EMPTY", timeout: float = 30.0) -> Callable[[Brief, random.Random], str]:
     """The designer called ``name`` (``"offline"`` or ``"openai"``).
 
     Raises:
@@ -107,8 +114,8 @@ def get_designer(name: str, *, base_url: Optional[str] = None, model: Optional[s
     if name == "openai":
         if not base_url or not model:
             raise DesignerError("--designer openai needs --base-url and --model")
-        return OpenAIDesigner(base_url, model, api_key=api_key)
+        return OpenAIDesigner(base_url, model, api_key=api_key, timeout=timeout)
     raise DesignerError(f"unknown designer {name!r}; choose 'offline' or 'openai'")
 
 
-__all__ = ["DesignerError", "OpenAIDesigner", "SYSTEM_PROMPT", "brief_json", "get_designer"]
+__all__ = ["DesignerError", "OpenAIDesigner", "SYSTEM_PROMPT", "brief_json", "get_designer", "looks_like_data"]

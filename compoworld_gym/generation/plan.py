@@ -171,7 +171,13 @@ class _Values:
     def get(self, etype: str, who: str, draw: Any = None) -> Any:
         key = (etype, who)
         if key not in self.cache:
-            self.cache[key] = draw(self.ctx) if draw is not None else self.ctx.fresh(etype)
+            if draw is None and etype in ("email", "person_name"):
+                # One person: the name and the address belong together.
+                name, email = self.ctx.person()
+                self.cache.setdefault(("person_name", who), name)
+                self.cache.setdefault(("email", who), email)
+            else:
+                self.cache[key] = draw(self.ctx) if draw is not None else self.ctx.fresh(etype)
         return self.cache[key]
 
 
@@ -226,12 +232,20 @@ def _bindable(action: Action, slots: list[tuple[Slot, str, str]], routed: bool,
             continue
         slot = next((s for s, t, w in slots if t == need.type and s not in bind.values()
                      and (not need.who or w in need.who)
+                     and (hops is None or s[0] != "hop" or _related(hops[s[1]].relay.service, action.service))
                      and (need.type not in own or hops is None or hops[s[1]].relay.service == action.service)),
                     None)
         if slot is None:
             return None
         bind[need.param] = slot
     return _same_record_money(action, bind, slots, own)
+
+
+def _related(a: str, b: str) -> bool:
+    """Whether a value read in service ``a`` may be written to ``b``: same
+    domain or a shared family (a customer's refund form never asks for an
+    employee's pay)."""
+    return a == b or affinity(_domain(a), _domain(b)) > 1.0
 
 
 def _same_record_money(action: Action, bind: dict[str, Slot], slots: list[tuple[Slot, str, str]],
@@ -250,10 +264,14 @@ def _same_record_money(action: Action, bind: dict[str, Slot], slots: list[tuple[
     return bind
 
 
-def _mention(slots: list[tuple[Slot, str, str]], bind: dict[str, Slot], rng: random.Random) -> Slot:
-    """A discovered value the write must quote: an amount or an id, not one it binds."""
+def _mention(slots: list[tuple[Slot, str, str]], bind: dict[str, Slot], rng: random.Random,
+             hops: Optional[list[HopSpec]] = None, service: str = "") -> Slot:
+    """A discovered value the write must quote: an amount or an id, not one it
+    binds, read in a service related to the written one where possible."""
     # The entry record's id is in the instruction: quoting it proves nothing.
     slots = [x for x in slots if x[2] != "entry"]
+    if hops is not None and service:
+        slots = [x for x in slots if _related(hops[x[0][1]].relay.service, service)] or slots
     good = [s for s, t, _ in slots if s not in bind.values() and mentionable(t)]
     pool = good or [s for s, _, _ in slots if s not in bind.values()] or [s for s, _, _ in slots]
     return pool[0] if rng.random() < 0.6 else rng.choice(pool)
@@ -308,7 +326,8 @@ def plan(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], *, length
         uses_last = any(s[0] == "hop" and s[1] == last for s in bind.values())
         if not actions and rule is None and not uses_last:
             continue
-        actions.append(ActionSpec(action=action, bind=bind, mention=_mention(slots, bind, rng)))
+        actions.append(ActionSpec(action=action, bind=bind,
+                                  mention=_mention(slots, bind, rng, hops, action.service)))
         used.add(action.service)
     if not actions:
         raise PlanError("no-action: nothing can use what the chain finds")
@@ -333,8 +352,11 @@ def _rule(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], hops: li
     if not (money and holders and routable):
         return None
     holder = rng.choice(holders)
-    action, route = rng.choice([(a, rv) for a, rv in routable if a.service != holder.service] or routable)
     attr = money[0] if rng.random() < 0.7 else rng.choice(money)
+    near = [(a, rv) for a, rv in routable if _related(hops[attr[1]].relay.service, a.service)]
+    if not near:
+        return None
+    action, route = rng.choice([(a, rv) for a, rv in near if a.service != holder.service] or near)
     amount = hops[attr[1]].outs["money"]
     hi = rng.random() < 0.5
     threshold = _round(amount * (rng.uniform(0.55, 0.9) if hi else rng.uniform(1.15, 1.8)))

@@ -35,6 +35,11 @@ POLICY_RX = re.compile(
     r" (?:they go to|use) #?(?P<lo2>[^\s;]+?)\.?$")
 
 
+def id_noun(etype: str) -> str:
+    """How a record id of type ``etype`` is named: ``order_id`` → "the order id"."""
+    return f"the {etype.removesuffix('_id').replace('_', ' ')} id"
+
+
 class ServiceReader:
     """A :class:`~compoworld_gym.generation.links.Reader` over mounted services.
 
@@ -130,7 +135,7 @@ def _hops(spec: ChainSpec, reader: ServiceReader, planted: Planted, found: dict[
         marks.append(n0)
         record = hop.relay.find(reader, key)
         if own_key(hop.relay):  # the record's id is a value a write may target
-            found[("hop", i, hop.relay.key)] = Found(hop.relay.key, key, f"the {hop.relay.name}", "",
+            found[("hop", i, hop.relay.key)] = Found(hop.relay.key, key, id_noun(hop.relay.key), "",
                                                      hop.relay.service)
         for give in hop.relay.gives:
             try:

@@ -27,7 +27,8 @@ def order_ref(ctx: Ctx, service: str) -> str:
     """
     if "orders" in ctx.states:
         return next_order_id(ctx.state("orders"))
-    ctx.state(service)["counters"].setdefault("ORD", len(order_book(ctx.today)) + 1)
+    # Past the shared order book, by a random gap: the case's order id must vary between tasks.
+    ctx.state(service)["counters"].setdefault("ORD", len(order_book(ctx.today)) + 1 + ctx.rng.randrange(25))
     return ctx.new_id(service, "ORD")
 
 
