@@ -316,6 +316,8 @@ def _keyed(collection: Any) -> dict[str, Any]:
 
 
 def _only_changed(check: Any, before: Any, after: Any) -> bool:
+    if before is not None and (before is after or before == after):  # nothing changed: one C-level compare
+        return True
     old, new = _keyed(before), _keyed(after)
     allowed = set(check.allow_ids)
     if any(key not in new or new[key] != rec for key, rec in old.items() if key not in allowed):
