@@ -51,6 +51,7 @@ class Design:
     chain: list[dict[str, Any]] = field(default_factory=list)
     counterfactual: dict[str, str] = field(default_factory=dict)
     policy: Optional[dict[str, Any]] = None
+    mounted: dict[str, Any] = field(default_factory=dict, repr=False)
     entry: str = ""
     case: str = ""
 
@@ -239,7 +240,9 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
         guards=[c.id for c in checks if c.is_guard], reference=reference, reference_answer=answer,
         capabilities=_capabilities(spec, derived), domain="operations",
         chain=_chain_meta(spec, derived), counterfactual=verdicts, policy=_policy_meta(spec, derived),
-        entry=str(planted.keys[0]), case=spec.case)
+        entry=str(planted.keys[0]), case=spec.case,
+        # The solver's services, on the initial states and only ever read: verify writes them once.
+        mounted={name: svc for name, (_, svc) in cache.items()})
 
 
 def _capabilities(spec: ChainSpec, derived: Derived) -> list[str]:

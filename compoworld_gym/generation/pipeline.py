@@ -156,7 +156,7 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
             return None
         plan_design.composition = plan_design.composition.model_copy(update={"distractors": listed.distractors})
     with _Timer(stats, "verify"):
-        verdict = verify(plan_design.as_task(task_id, seed, cfg.today), plan_design.guards)
+        verdict = verify(plan_design.as_task(task_id, seed, cfg.today), plan_design.guards, plan_design.mounted)
     if not verdict.ok:
         stats.reject("verify", verdict.reason)
         return None

@@ -68,8 +68,13 @@ def _blobs(task: Task) -> dict[str, bytes]:
             else orjson.dumps(initial_state_of(task, n)) for n in task.services}
 
 
-def _mount(task: Task, blobs: dict[str, bytes]) -> World:
-    return World(get_service(n)(orjson.loads(blobs[n]), today=task.today) for n in task.services)
+def _mount(task: Task, blobs: dict[str, bytes], mounted: Optional[dict[str, Any]] = None) -> World:
+    """The task's services on their initial states; ``mounted`` services
+    (fresh, never written: the design stage's solver only read them) are
+    used as they are instead of being validated again."""
+    mounted = mounted or {}
+    return World(mounted[n] if n in mounted else get_service(n)(orjson.loads(blobs[n]), today=task.today)
+                 for n in task.services)
 
 
 def _call_args(mc: Any) -> Any:
@@ -230,7 +235,7 @@ def _judge_reset(task: Task, initial: dict[str, Any], guards: set[str]) -> Optio
     return None
 
 
-def verify(task: Task, guards: Optional[Iterable[str]] = None) -> Verdict:
+def verify(task: Task, guards: Optional[Iterable[str]] = None, mounted: Optional[dict[str, Any]] = None) -> Verdict:
     """Run the reference through the real services and judge the task.
 
     Args:
@@ -249,7 +254,7 @@ def verify(task: Task, guards: Optional[Iterable[str]] = None) -> Verdict:
     # Only the task's services: distractors are never read by checks or the
     # reference, and mounting them would dominate the cost of verification.
     blobs = _blobs(task)
-    world = _mount(task, blobs)
+    world = _mount(task, blobs, mounted)
     initial = world.states()
     reason = _judge_reset(task, initial, guards)
     if reason:
