@@ -126,10 +126,10 @@ def _written(run: _Run) -> set[str]:
 
 
 def _replay_again(task: Task, run: _Run, blobs: dict[str, bytes]) -> tuple[dict[str, Any], list[tuple]]:
-    """A second, independent run of the reference's real calls on fresh
-    copies of the services it writes (routing is known from the first run,
-    so no world is needed). Services it only reads keep their state by the
-    read-only contract, so replaying them would show nothing new.
+    """A second, independent run of the reference's writes on fresh copies of
+    the services it writes (routing is known from the first run, so no world
+    is needed). Reads keep the state by the read-only contract, so replaying
+    them would show nothing new.
 
     Returns:
         ``({service: state model}, [(service, tool, success, code), ...])``
@@ -137,8 +137,8 @@ def _replay_again(task: Task, run: _Run, blobs: dict[str, bytes]) -> tuple[dict[
     """
     services = {n: get_service(n)(orjson.loads(blobs[n]), today=task.today) for n in sorted(_written(run))}
     log = []
-    for j, (name, tool, _, _) in run.steps.items():
-        if name in services:
+    for j, (name, tool, read_only, _) in run.steps.items():
+        if name in services and not read_only:  # reads change no state: the writes decide it
             res = services[name].call(tool, _call_args(task.reference[j]))
             log.append((name, tool, res["success"], None if res["success"] else res["error"]["code"]))
     return {n: svc.state for n, svc in services.items()}, log
@@ -274,8 +274,9 @@ def verify(task: Task, guards: Optional[Iterable[str]] = None, mounted: Optional
     again, again_log = _replay_again(task, run, blobs)
     # JSON bytes compare the same data as model equality, in C rather than
     # pydantic's recursive Python __eq__ (the dominant cost of this replay).
-    if any(_dump(again[n]) != _dump(world.services[n].state) for n in again) \
-            or again_log != _log_key([e for e in world.call_log if e["service"] in again]):
+    writes = [e for e in world.call_log if e["service"] in again
+              and not world.classes[e["service"]].tools[e["tool"]].read_only]
+    if any(_dump(again[n]) != _dump(world.services[n].state) for n in again) or again_log != _log_key(writes):
         return _fail("nondeterministic: two replays of the reference differ", 2)
     reason, covered, replays = _check_ablations(task, run, blobs, final, initial)
     if reason:
