@@ -41,7 +41,9 @@ _READS_INITIAL = ("record_unchanged", "only_changed")
 
 
 @functools.lru_cache(maxsize=4096)
-def _seed_state_json(service: str, seed: int, today: dt.date) -> bytes:
+def seed_state_bytes(service: str, seed: int, today: dt.date) -> bytes:
+    """The seeded initial state of ``service`` as JSON bytes (cached per
+    ``(service, seed, today)``: copies come cheaply from ``orjson.loads``)."""
     cls = get_service(service)
     return orjson.dumps(cls.seed_state(seed, today).model_dump(mode="json"))
 
@@ -54,7 +56,7 @@ def _normalised(cls: type[Service], raw: bytes, today: dt.date) -> bytes:
 
 @functools.lru_cache(maxsize=4096)
 def _seeded_normalised(service: str, seed: int, today: dt.date) -> bytes:
-    return _normalised(get_service(service), _seed_state_json(service, seed, today), today)
+    return _normalised(get_service(service), seed_state_bytes(service, seed, today), today)
 
 
 def initial_state_of(task: Task, service: str) -> dict[str, Any]:
@@ -65,7 +67,7 @@ def initial_state_of(task: Task, service: str) -> dict[str, Any]:
     """
     if service in task.initial_state:
         return orjson.loads(orjson.dumps(task.initial_state[service]))
-    return orjson.loads(_seed_state_json(service, task.seed, task.today))
+    return orjson.loads(seed_state_bytes(service, task.seed, task.today))
 
 
 def initial_state_json(task: Task, service: str) -> bytes:

@@ -53,7 +53,6 @@ class Ctx:
         self.states = states
         self._codes: set[str] = set()
         self._case: str | None = None
-        self._titles: set[str] = set()
         self._client: str | None = None
 
     def state(self, service: str) -> dict[str, Any]:
@@ -80,21 +79,6 @@ class Ctx:
         of the task names it, so the steps read as one piece of work."""
         if self._case is None:
             self._case = f"case {self.code()}"
-        return self._case
-
-    def unique(self, title: str) -> str:
-        """``title``, or ``title`` with a part number when the task already
-        used it (a revisit writing the same kind of record twice)."""
-        out, n = title, 1
-        while out in self._titles:
-            n += 1
-            out = f"{title} (part {n})"
-        self._titles.add(out)
-        return out
-
-    @property
-    def case_label(self) -> str | None:
-        """The case reference if some write used it, else None."""
         return self._case
 
     def client(self) -> str:
@@ -170,11 +154,3 @@ class Ctx:
         if etype in ("email", "person_name", "company", "city") and isinstance(value, str):
             return {"$ieq": value}
         return value
-
-
-def fresh_ctx(seed_key: str, today: dt.date, states: dict[str, dict[str, Any]], fake: Faker) -> Ctx:
-    """A :class:`Ctx` whose random streams depend only on ``seed_key``."""
-    rng = random.Random(seed_key)
-    fake.seed_instance(rng.getrandbits(32))
-    return Ctx(rng, fake, today, states)
-

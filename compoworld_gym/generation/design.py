@@ -17,12 +17,14 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from compoworld_gym.catalog import get_service
 from compoworld_gym.checks import AnswerContains, AnswerExcludes, Check, OnlyChanged
 from compoworld_gym.composition import Composition, Step
 from compoworld_gym.generation.chain import ChainSpec, Planted, materialize
 from compoworld_gym.generation.counterfactual import counterfactual
 from compoworld_gym.generation.guards import MIN_EXCLUDED_CHARS, merge_where, shape_of, shaped
-from compoworld_gym.generation.links import Found
+from compoworld_gym.generation.designer import looks_like_data
+from compoworld_gym.generation.links import Found, SolveError
 from compoworld_gym.generation.solve import Derived, solve
 from compoworld_gym.generation.wording import Brief, leaks
 from compoworld_gym.tasks import MetaCall
@@ -204,8 +206,6 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
         compoworld_gym.generation.designer.DesignerError: the designer failed
             (an endpoint that does not answer stops generation).
     """
-    from compoworld_gym.generation.links import SolveError
-
     planted = materialize(spec, base, today, fake)
     cache: dict = {}
     try:
@@ -217,8 +217,6 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
         raise DesignError(reason)
     b = brief(spec, planted, derived, tools)
     text = designer(b, rng)
-    from compoworld_gym.generation.designer import looks_like_data
-
     if looks_like_data(text):
         raise DesignError("designer-format: the instruction is a data dump, not prose")
     leaked = leaks(text, b)
@@ -235,17 +233,24 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
     skip = {i for g in guards if isinstance(g, OnlyChanged) for i in g.allow_ids}
     report, answer = _report(spec, planted, derived.found[spec.report], said, legit, skip)
     checks: list[Check] = [*work, *guards, *report]
+    comp = _composition(spec, derived)
     return Design(
-        composition=_composition(spec, derived), initial_state=planted.states, instruction=text, checks=checks,
+        composition=comp, initial_state=planted.states, instruction=text, checks=checks,
         guards=[c.id for c in checks if c.is_guard], reference=reference, reference_answer=answer,
-        capabilities=_capabilities(spec, derived), domain="operations",
+        capabilities=_capabilities(spec, comp), domain=_domain(spec),
         chain=_chain_meta(spec, derived), counterfactual=verdicts, policy=_policy_meta(spec, derived),
         entry=str(planted.keys[0]), case=spec.case,
         # The solver's services, on the initial states and only ever read: verify writes them once.
         mounted={name: svc for name, (_, svc) in cache.items()})
 
 
-def _capabilities(spec: ChainSpec, derived: Derived) -> list[str]:
+def _domain(spec: ChainSpec) -> str:
+    """The business domain most of the chain's records belong to (first on ties)."""
+    domains = [get_service(h.relay.service).domain for h in spec.hops]
+    return max(domains, key=domains.count)
+
+
+def _capabilities(spec: ChainSpec, comp: Composition) -> list[str]:
     caps = {"sequential-dependency", "cross-env-constraint"}
     if len(spec.hops) >= 2:
         caps.add("chained-lookup")
@@ -253,7 +258,7 @@ def _capabilities(spec: ChainSpec, derived: Derived) -> list[str]:
         caps |= {"rule-in-state", "source-of-truth"}
     if any(h.stale for h in spec.hops):
         caps.add("source-of-truth")
-    if any(s.revisit for s in _composition(spec, derived).steps):
+    if any(s.revisit for s in comp.steps):
         caps.add("revisit")
     caps.add("negative-check")
     return sorted(caps)

@@ -367,10 +367,5 @@ def get_field(record: dict[str, Any], path: str) -> Any:
     return node
 
 
-def slot_values(args: dict[str, Found]) -> dict[str, Any]:
-    """``{param: value}`` of an action's arguments."""
-    return {k: f.value for k, f in args.items()}
-
-
 __all__ = ["Action", "BuildFn", "FindFn", "Found", "Give", "Need", "PERSON_KEYS", "PlantFn", "PrepareFn", "Reader", "Relay",
-           "RuleHolder", "ServiceLinks", "SolveError", "Write", "get_field", "role_of", "give_value", "latest", "pick", "slot_values"]
+           "RuleHolder", "ServiceLinks", "SolveError", "Write", "get_field", "role_of", "give_value", "latest", "pick"]

@@ -22,7 +22,7 @@ from typing import Any, Callable, Iterator, Optional
 from faker import Faker
 
 from compoworld_gym.catalog import get_service, service_names
-from compoworld_gym.composition import add_distractors
+from compoworld_gym.composition import Composition, add_distractors
 from compoworld_gym.generation.config import TODAY, GenerationConfig
 from compoworld_gym.generation.context import Ctx
 from compoworld_gym.generation.design import DesignError, Designer, design
@@ -144,8 +144,6 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
     with _Timer(stats, "explore"):
         base = {s: seed_state_bytes(s, seed, cfg.today) for s in services}  # copied when planted
     with _Timer(stats, "design"):
-        from compoworld_gym.composition import Composition
-
         listed = add_distractors(Composition(services=services), lib.names, rng, cfg.listed)
         counts = lib.tool_counts([*services, *listed.distractors])
         tools = sorted({t for s in services for t in _tool_names(s)})

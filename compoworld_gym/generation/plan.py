@@ -93,11 +93,6 @@ def linkable(relay: Relay, nxt: Relay) -> bool:
     return not nxt.key.endswith("_id") or give.field == "id" or nxt.alloc is not None
 
 
-def successors(relay: Relay, pool: list[Relay], used: set[str]) -> list[Relay]:
-    """Relays on unused services that ``relay``'s record can lead to."""
-    return [r for r in pool if r.service not in used and linkable(relay, r)]
-
-
 class RelayGraph:
     """Which relay can lead to which, computed once per library.
 
@@ -375,4 +370,4 @@ def _round(x: float) -> float:
     return float(max(10, round(x / 10) * 10))
 
 
-__all__ = ["PlanError", "RULE_KINDS", "RelayGraph", "affinity", "linkable", "plan", "relays", "successors", "walk"]
+__all__ = ["PlanError", "RULE_KINDS", "RelayGraph", "affinity", "linkable", "plan", "relays", "walk"]

@@ -59,10 +59,6 @@ class Brief:
     forbidden: list[str] = field(default_factory=list)
     tools: list[str] = field(default_factory=list)
 
-    def rules(self) -> list[str]:
-        """Every house rule, in order: facts, truths, policy, ordering, the keep rule."""
-        return [*self.facts, *self.truths, *([self.policy] if self.policy else []), *self.ordering, KEEP_RULE]
-
 
 def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
