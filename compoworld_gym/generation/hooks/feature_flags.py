@@ -118,12 +118,17 @@ def _kill(reader: Reader, args: dict[str, Found]) -> Write:
                              where={"flag_key": key, "action": "turned_off", "environment": "production",
                                     "detail": {"$contains": mention.display}},
                              description="The audit log records why, quoting the right value.")],
-        scope=[OnlyChanged(id="_", service="feature_flags", collection="flags", allow_ids=[key],
-                           description="No other flag was changed."),
-               OnlyChanged(id="_", service="feature_flags", collection="audit_log",
-                           allow_new={"flag_key": key, "action": "turned_off"},
-                           description="No other flag change was made.")],
+        scope=_scope(key, "turned_off"),
         tool="toggle_flag", where={"flag_key": key}, label="the flag switch-off")
+
+
+def _scope(key: str, action: str) -> list[OnlyChanged]:
+    """Guards of a write on flag ``key``: no other flag changed, one audit entry of ``action``."""
+    return [OnlyChanged(id="_", service="feature_flags", collection="flags", allow_ids=[key],
+                        description="No other flag was changed."),
+            OnlyChanged(id="_", service="feature_flags", collection="audit_log",
+                        allow_new={"flag_key": key, "action": action},
+                        description="No other flag change was made.")]
 
 
 def _untarget(reader: Reader, args: dict[str, Found]) -> Write:
@@ -134,11 +139,7 @@ def _untarget(reader: Reader, args: dict[str, Found]) -> Write:
         checks=[RecordMatches(id="_", service="feature_flags", collection="flags", record_id=key,
                               where={"environments.production.targets": {"$none": {"email": {"$ieq": email}}}},
                               description="The customer is no longer individually targeted by the flag.")],
-        scope=[OnlyChanged(id="_", service="feature_flags", collection="flags", allow_ids=[key],
-                           description="No other flag was changed."),
-               OnlyChanged(id="_", service="feature_flags", collection="audit_log",
-                           allow_new={"flag_key": key, "action": "targets_removed"},
-                           description="No other flag change was made.")],
+        scope=_scope(key, "targets_removed"),
         tool="remove_targets", where={"flag_key": key}, label="the removal of the customer's targeting")
 
 
