@@ -23,7 +23,7 @@ from typing import Any, Optional
 
 from compoworld_gym.generation.chain import ChainSpec, Planted, Slot, materialize
 from compoworld_gym.generation.links import SolveError
-from compoworld_gym.generation.solve import Derived, solve
+from compoworld_gym.generation.solve import Derived, Mounts, solve
 
 
 def _consumed(spec: ChainSpec) -> set[Slot]:
@@ -59,7 +59,7 @@ def _flip(spec: ChainSpec, slot: Slot) -> Optional[float]:
 
 
 def _changes(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, overrides: dict[Any, Any],
-             original: Derived, cache: dict, hop: int = 0) -> bool:
+             original: Derived, cache: Mounts, hop: int = 0) -> bool:
     try:
         again = materialize(spec, base, today, fake, overrides)
         return solve(spec, again, today, cache, (original, hop)).end_state() != original.end_state()
@@ -68,7 +68,7 @@ def _changes(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, o
 
 
 def _given(spec: ChainSpec, planted: Planted, today: dt.date, slot: Slot, alt: Any, original: Derived,
-           cache: dict, end: bytes) -> bool:
+           cache: Mounts, end: bytes) -> bool:
     """Whether the expected end state changes when hop ``slot[1]``'s record
     carries ``alt`` instead: re-derived from the next hop on, as re-planting
     that one record would give (the other records are as planted)."""
@@ -80,7 +80,7 @@ def _given(spec: ChainSpec, planted: Planted, today: dt.date, slot: Slot, alt: A
 
 
 def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, planted: Planted,
-                   derived: Derived, cache: Optional[dict] = None) -> tuple[Optional[str], dict[str, str]]:
+                   derived: Derived, cache: Optional[Mounts] = None) -> tuple[Optional[str], dict[str, str]]:
     """Check that each service's fact decides the expected end state.
 
     Args:
@@ -91,7 +91,7 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
         planted: the original planting.
         derived: the original derivation.
         cache: mounted services shared with the original solve (see
-            :func:`~compoworld_gym.generation.solve.mount_states`).
+            :class:`~compoworld_gym.generation.solve.Mounts`).
 
     Returns:
         ``(reason or None, {service: verdict})`` where a verdict is
@@ -99,7 +99,7 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
     """
     original = derived
     end = derived.end_state()
-    cache = {} if cache is None else cache
+    cache = Mounts() if cache is None else cache
     consumed = _consumed(spec)
     verdicts: dict[str, str] = {}
     for i, hop in enumerate(spec.hops):

@@ -25,7 +25,7 @@ from compoworld_gym.generation.counterfactual import counterfactual
 from compoworld_gym.generation.guards import MIN_EXCLUDED_CHARS, merge_where, shape_of, shaped
 from compoworld_gym.generation.designer import looks_like_data
 from compoworld_gym.generation.links import Found, SolveError
-from compoworld_gym.generation.solve import Derived, solve
+from compoworld_gym.generation.solve import Derived, Mounts, solve
 from compoworld_gym.generation.wording import Brief, leaks
 from compoworld_gym.tasks import MetaCall
 
@@ -207,7 +207,7 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
             (an endpoint that does not answer stops generation).
     """
     planted = materialize(spec, base, today, fake)
-    cache: dict = {}
+    cache = Mounts()
     try:
         derived = solve(spec, planted, today, cache)
     except SolveError as exc:
@@ -241,7 +241,7 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
         chain=_chain_meta(spec, derived), counterfactual=verdicts, policy=_policy_meta(spec, derived),
         entry=str(planted.keys[0]), case=spec.case,
         # The solver's services, on the initial states and only ever read: verify writes them once.
-        mounted={name: svc for name, (_, svc) in cache.items()})
+        mounted={name: svc for name, (_, svc) in cache.services.items()})
 
 
 def _domain(spec: ChainSpec) -> str:

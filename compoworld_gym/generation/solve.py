@@ -47,9 +47,10 @@ class ServiceReader:
         calls: ``[(service, MetaCall)]`` of every read made, in order.
     """
 
-    def __init__(self, services: dict[str, Service]) -> None:
+    def __init__(self, services: dict[str, Service], memo: Optional[dict[tuple, Any]] = None) -> None:
         self.services = services
         self.calls: list[tuple[str, MetaCall]] = []
+        self._memo = memo
 
     def read(self, service: str, tool: str, /, **arguments: Any) -> Any:
         """Call a read tool of ``service``; its result ``data`` (``service``
@@ -63,7 +64,14 @@ class ServiceReader:
         if spec is None or not spec.read_only:
             raise SolveError(f"{service}.{tool} is not a read tool of a mounted service")
         mc = call(tool, **arguments)
-        res = svc.call(tool, mc.arguments["arguments"])
+        # The same read on the same (never written) service instance gives the
+        # same result: counterfactual re-derivations repeat most reads.
+        key = (svc, tool, orjson.dumps(mc.arguments["arguments"], option=orjson.OPT_SORT_KEYS))
+        res = self._memo.get(key) if self._memo is not None else None
+        if res is None:
+            res = svc.call(tool, mc.arguments["arguments"])
+            if self._memo is not None:
+                self._memo[key] = res
         if not res["success"]:
             raise SolveError(f"{service}.{tool}({arguments}): {res['error']['message']}")
         self.calls.append((service, mc))
@@ -97,29 +105,48 @@ class Derived:
                                     for c in w.checks]] for svc, w in self.writes])
 
 
+@dataclass
+class Mounts:
+    """Services mounted by the solves of one design, shared by the
+    counterfactual re-derivations (which change one service at a time).
+
+    Safe only for callers that never write: the solver reads.
+
+    Attributes:
+        services: ``{service: (state JSON, Service)}`` of the first mount,
+            reused while a later state is equal to it.
+        reads: ``{(Service, tool, arguments as sorted JSON bytes): result envelope}``.
+    """
+
+    services: dict[str, tuple[dict[str, Any], Service]] = field(default_factory=dict)
+    reads: dict[tuple, Any] = field(default_factory=dict)
+
+    def unchanged(self, service: str, state: dict[str, Any]) -> bool:
+        """Whether ``service``'s first mount was on ``state``."""
+        hit = self.services.get(service)
+        return hit is not None and hit[0] == state
+
+
 def mount_states(states: dict[str, dict[str, Any]], today: dt.date,
-                 cache: Optional[dict[str, tuple[dict[str, Any], Service]]] = None) -> dict[str, Service]:
+                 cache: Optional[Mounts] = None) -> dict[str, Service]:
     """Services on the given states (JSON dicts are not modified).
 
     Args:
         states: ``{service: state JSON}``.
         today: the task date.
-        cache: ``{service: (state JSON, Service)}`` of the first mount, reused
-            while a later state is equal to it. Safe only for callers that
-            never write (the solver reads), since a cached service is shared;
-            a counterfactual re-planting changes one service, so the others
-            come from the cache.
+        cache: earlier mounts, reused where a state is equal to the first
+            mount's (a C-level deep compare, cheaper than a re-mount).
     """
     out = {}
     for name, state in states.items():
-        hit = cache.get(name) if cache is not None else None
-        if hit is not None and hit[0] == state:  # a C-level deep compare: cheaper than a re-mount
+        hit = cache.services.get(name) if cache is not None else None
+        if hit is not None and hit[0] == state:
             out[name] = hit[1]
             continue
         # No defensive copy: validation builds new models and the solver only reads.
         svc = get_service(name)(state, today=today)
         if cache is not None and hit is None:
-            cache[name] = (state, svc)
+            cache.services[name] = (state, svc)
         out[name] = svc
     return out
 
@@ -171,7 +198,7 @@ def _policy(spec: ChainSpec, reader: ServiceReader, found: dict[Slot, Found]) ->
 
 
 def solve(spec: ChainSpec, planted: Planted, today: dt.date,
-          cache: Optional[dict[str, tuple[dict[str, Any], Service]]] = None,
+          cache: Optional[Mounts] = None,
           resume: Optional[tuple["Derived", int]] = None, given: Optional[dict[Slot, Any]] = None) -> Derived:
     """Follow ``spec`` on ``planted`` and build its writes.
 
@@ -179,7 +206,7 @@ def solve(spec: ChainSpec, planted: Planted, today: dt.date,
         spec: the chain.
         planted: its planting.
         today: the task date.
-        cache: mounted services (see :func:`mount_states`).
+        cache: mounted services and their reads (see :class:`Mounts`).
         resume: ``(earlier derivation, hop k)``: take hops before ``k`` from
             the earlier derivation when their services' states are unchanged
             (a counterfactual that changed hop ``k``'s record).
@@ -193,13 +220,13 @@ def solve(spec: ChainSpec, planted: Planted, today: dt.date,
         SolveError: a lookup failed, a record lacks a value, or the policy
             cannot be read (the chain is broken on this state).
     """
-    reader = ServiceReader(mount_states(planted.states, today, cache))
+    reader = ServiceReader(mount_states(planted.states, today, cache), cache.reads if cache is not None else None)
     found: dict[Slot, Found] = {}
     marks: list[int] = []
     start = 0
     if resume is not None and cache is not None and 0 < resume[1] < len(resume[0].marks):
         earlier, k = resume
-        if all(cache[h.relay.service][0] == planted.states[h.relay.service] for h in spec.hops[:k]):
+        if all(cache.unchanged(h.relay.service, planted.states[h.relay.service]) for h in spec.hops[:k]):
             start = k
             reader.calls = list(earlier.steps[:earlier.marks[k]])
             marks = earlier.marks[:k]
@@ -229,4 +256,4 @@ def solve(spec: ChainSpec, planted: Planted, today: dt.date,
     return Derived(found=found, writes=writes, steps=steps, branch=branch, marks=marks)
 
 
-__all__ = ["Derived", "POLICY_RX", "ServiceReader", "mount_states", "solve"]
+__all__ = ["Derived", "Mounts", "POLICY_RX", "ServiceReader", "mount_states", "solve"]

@@ -135,7 +135,7 @@ def _replay_again(task: Task, run: _Run, blobs: dict[str, bytes]) -> tuple[dict[
         ``({service: state model}, [(service, tool, success, code), ...])``
         for the written services.
     """
-    services = {n: get_service(n)(orjson.loads(blobs[n]), today=task.today) for n in sorted(_written(run))}
+    services = {n: get_service(n)(blobs[n], today=task.today) for n in sorted(_written(run))}
     log = []
     for j, (name, tool, read_only, _) in run.steps.items():
         if name in services and not read_only:  # reads change no state: the writes decide it
@@ -255,7 +255,7 @@ def verify(task: Task, guards: Optional[Iterable[str]] = None, mounted: Optional
     # reference, and mounting them would dominate the cost of verification.
     blobs = _blobs(task)
     world = _mount(task, blobs, mounted)
-    initial = world.states()
+    initial = {n: orjson.loads(blobs[n]) for n in sorted(blobs)}
     reason = _judge_reset(task, initial, guards)
     if reason:
         return _fail(reason, 0)
@@ -265,7 +265,10 @@ def verify(task: Task, guards: Optional[Iterable[str]] = None, mounted: Optional
     run, error = _first_run(task, world)
     if error:
         return _fail(f"reference-call-failed: {error}", 1)
-    final = world.states()
+    # Read-only tools never change state (the fuzz state machine's
+    # unexpected-state-change invariant), so only written services are dumped.
+    written = _written(run)
+    final = {n: world.state_of(n) if n in written else state for n, state in initial.items()}
     failed = _failing(task.checks, final, task.reference_answer, world.call_log, initial)
     if failed and failed <= guards:
         return _fail(f"guard-broken: the reference breaks guards {sorted(failed)}", 1)
