@@ -45,7 +45,7 @@ from typing import Any, Literal, Optional, Sequence
 import numpy as np
 
 from compoworld_gym.metatools import meta_tool_definitions
-from compoworld_gym.rewards import binary_reward, fraction_reward
+from compoworld_gym.rewards import RubricRow, binary_reward, fraction_reward, rubric_row
 from compoworld_gym.tasks import Task
 
 RewardKind = Literal["completion_focused", "binary", "fraction"]
@@ -220,8 +220,7 @@ class GroupedRollout:
         logprobs: list[list[float]] = [[] for _ in range(n)]
         history = [len(o) for o in obs]
         ended = np.zeros(n, dtype=bool)
-        rubric: list[Optional[list[float]]] = [None] * n
-        guards: list[Optional[list[bool]]] = [None] * n
+        rows: list[Optional[RubricRow]] = [None] * n
         scores, rewards, turns = np.zeros(n), np.zeros(n), np.zeros(n, dtype=int)
         while not ended.all():
             live = [i for i in range(n) if not ended[i]]
@@ -241,8 +240,7 @@ class GroupedRollout:
             for i in live:
                 if terms[i] or truncs[i]:
                     ended[i] = True
-                    rubric[i] = [1.0 if r["passed"] else 0.0 for r in info["rubric"][i]]
-                    guards[i] = [bool(r.get("guard", False)) for r in info["rubric"][i]]
+                    rows[i] = rubric_row(info["rubric"][i])
                     scores[i] = info["rubric_score"][i]
                     continue
                 reply = self.env_reply_ids(obs[i][history[i] + 1:])
@@ -252,7 +250,7 @@ class GroupedRollout:
                 env_mask[i] += [0] * len(reply)
                 logprobs[i] += [0.0] * len(reply)
                 history[i] = len(obs[i])
-        final = self._rewards(rewards, rubric, guards, g)
+        final = self._rewards(rewards, rows, g)
         self.last_batch = {"group_rewards": final.reshape(-1, g), "rubric_scores": scores.copy(),
                            "task_ids": [task_ids[i // g] for i in range(n)]}
         return {"prompt_ids": prompt_ids, "completion_ids": completion, "env_mask": env_mask,
@@ -260,13 +258,13 @@ class GroupedRollout:
                 "env_reward": final.tolist(), "rubric_score": scores.tolist(), "num_turns": turns.tolist(),
                 "task_id": self.last_batch["task_ids"]}
 
-    def _rewards(self, summed: np.ndarray, rubric: list[Optional[list[float]]],
-                 guards: list[Optional[list[bool]]], g: int) -> np.ndarray:
+    def _rewards(self, summed: np.ndarray, rows: list[Optional[RubricRow]], g: int) -> np.ndarray:
         if self.config.reward == "completion_focused":
             return summed  # CompletionFocusedReward paid each sub-env its group reward once
         fn = binary_reward if self.config.reward == "binary" else fraction_reward
-        # Guards scale the reward instead of earning it, as in the env's score.
-        return np.concatenate([fn(rubric[s:s + g], guards=guards[s]) for s in range(0, len(rubric), g)])
+        # Guards scale the reward instead of earning it (the rule: compoworld_gym.rewards).
+        return np.concatenate([fn([r.passes for r in rows[s:s + g]], guards=rows[s].guards)
+                               for s in range(0, len(rows), g)])
 
 
 def env_reward(completions: list[Any], env_reward: list[float], **kwargs: Any) -> list[float]:

@@ -25,21 +25,6 @@ GUARD_KINDS = frozenset({"record_unchanged", "record_absent", "tool_not_called",
                             "answer_excludes"})
 
 
-#: Each broken guard halves the reward (see :func:`guard_multiplier`).
-GUARD_PENALTY = 0.5
-
-
-def guard_multiplier(broken: int) -> float:
-    """The factor a reward is scaled by when ``broken`` guards failed: ``0.5 ** broken``.
-
-    House rules are hard constraints (paper §2.4: things not to touch), so a
-    broken guard must cost much more than a missed item of work, yet the
-    reward keeps a gradient: an agent that breaks one rule still beats one
-    that breaks two.
-    """
-    return GUARD_PENALTY ** broken
-
-
 class _Check(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
@@ -48,7 +33,7 @@ class _Check(BaseModel):
     guard: Optional[bool] = Field(
         default=None, description="A guard (something that must stay true) rather than work to do; "
                                    "defaults by kind (GUARD_KINDS). Guards scale the reward "
-                                   "instead of earning it (see compoworld_gym.episode.score). "
+                                   "instead of earning it (see compoworld_gym.rewards.score). "
                                    "Called 'negative' in task schema_version 1.")
 
     @property

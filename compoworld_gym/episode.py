@@ -11,7 +11,9 @@ Two ways in, one behaviour:
   task.
 
 Seeded distractor states are cached by value, ``(service, seed, today)``,
-for both: many tasks share them.
+for both: many tasks share them. :func:`score` (the default reward of the
+results) is :func:`compoworld_gym.rewards.score`, re-exported here; the
+reward rule is stated in :mod:`compoworld_gym.rewards`.
 
 Example:
     >>> from compoworld_gym.builtin_tasks import builtin_tasks
@@ -31,7 +33,8 @@ from typing import Any, Optional
 import orjson
 
 from compoworld_gym.catalog import get_service
-from compoworld_gym.checks import CheckResult, evaluate_checks, guard_multiplier
+from compoworld_gym.checks import CheckResult, evaluate_checks
+from compoworld_gym.rewards import score  # re-exported: the rule lives in rewards
 from compoworld_gym.service import Service
 from compoworld_gym.tasks import Task
 from compoworld_gym.world import LazyService, World
@@ -204,28 +207,6 @@ def evaluate(task: Task, final_states: dict[str, Any], answer: Optional[str],
     if initial_states is None:
         initial_states = {n: orjson.loads(initial_state_json(task, n)) for n in _initial_services(task)}
     return evaluate_checks(task.checks, final_states, answer, call_log, initial_states)
-
-
-def score(results: list[CheckResult]) -> float:
-    """The default reward in [0, 1]: work done, halved for every guard broken.
-
-    With ``P`` the positive items (work to do) and ``b`` the number of
-    failed guards (``guard`` items: nothing else touched, no mail to
-    anyone else, no wrong id in the answer)::
-
-        score = (passed P / |P|) × 0.5 ** b        (work factor 1 when P is empty)
-
-    Guards hold in the initial state, so counting them as earned items would
-    pay an agent for doing nothing; as a factor they cost reward when broken
-    but never earn it. The reference solution scores 1.0; doing nothing
-    scores 0.0. :func:`compoworld_gym.checks.guard_multiplier` is the factor.
-    """
-    if not results:
-        return 0.0
-    pos = [r.passed for r in results if not r.guard]
-    broken = sum(1 for r in results if r.guard and not r.passed)
-    work = sum(pos) / len(pos) if pos else 1.0
-    return work * guard_multiplier(broken)
 
 
 __all__ = ["TaskRuntime", "evaluate", "initial_state_json", "initial_state_of", "mount", "score",

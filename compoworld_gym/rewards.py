@@ -1,14 +1,23 @@
-"""Rubric rewards over a group of rollouts (paper §2.5).
+"""Rubric rewards: the one home of the reward rule (paper §2.5).
 
-Every function here is pure: it takes the ``G × K`` *pass matrix* of a group
-(``G`` rollouts of the same task, ``K`` rubric items; entry ``[g, k]`` is 1
-when rollout ``g`` passed item ``k``) and returns one reward per rollout. No
-Gymnasium is needed; the wrappers in :mod:`compoworld_gym.wrappers` call these.
+Every function here is pure. The group rewards take the ``G × K`` *pass
+matrix* of a group (``G`` rollouts of the same task, ``K`` rubric items;
+entry ``[g, k]`` is 1 when rollout ``g`` passed item ``k``) and return one
+reward per rollout. No Gymnasium is needed; the env and the wrappers in
+:mod:`compoworld_gym.wrappers` call these.
+
+One episode
+-----------
+* :func:`score` — the env's default reward of one finished episode (its
+  rubric results), by the rule under *Guards* below;
+* :func:`rubric_row` — the same results as one pass row ``(K,)`` plus
+  their guard mask ``(K,)``, ready to stack into a pass matrix.
 
 Rewards
 -------
 * :func:`binary_reward` — 1 only if every item passes (all-or-nothing).
-* :func:`fraction_reward` — the fraction of items passed (equal weights).
+* :func:`fraction_reward` — the fraction of positive items passed (equal
+  weights) times the guard factor: with the guard mask, each row's :func:`score`.
 * :func:`completion_focused_reward` — the paper's *Completion-Focused Rubric
   Reward*: item weights come from the group's per-item pass rates, so the
   items the group does least reliably weigh the most; recomputed per group.
@@ -33,12 +42,30 @@ The weighting function is a parameter (``weight_fn``): any map from the
 
 Guards
 ------
-Rubric items flagged ``guard`` (nothing else touched, no wrong answer) hold
-in the initial state, so they must not *earn* reward. Every function takes
-an optional ``guards`` mask of shape ``(K,)``; when given,
-rewards are computed over the positive items only and then multiplied by
-the rollout's guard factor ``0.5 ** (guards broken)``, the rule of
-:func:`compoworld_gym.episode.score`. Guards get weight 0.
+This section is the one statement of the reward rule; everything else in
+the package refers here. Rubric items flagged ``guard`` (nothing else
+touched, no mail to anyone else, no wrong id in the answer) hold in the
+initial state and can only be broken, so they must not *earn* reward:
+counting them as earned items would pay an agent for doing nothing. They
+scale the reward instead. With ``P`` the positive items (work to do) and
+``b`` the number of guards broken, the default reward of an episode
+(:func:`score`, the env's reward and ``info["rubric_score"]``) is::
+
+    score = (passed P / |P|) × GUARD_PENALTY ** b        (GUARD_PENALTY = 0.5)
+
+the work done, halved for every guard broken; the work factor is 1 when
+``P`` is empty, and an empty rubric scores 0.0. Doing nothing scores 0.0,
+the reference solution 1.0. House rules are hard constraints (paper §2.4:
+things not to touch), so a broken guard costs much more than a missed item
+of work, yet the reward keeps a gradient: an agent that breaks one rule
+still beats one that breaks two.
+
+Every group function takes an optional ``guards`` mask of shape ``(K,)``;
+when given, rewards are computed over the positive items only and then
+multiplied by the rollout's guard factor (:func:`guard_factor`, the same
+``GUARD_PENALTY ** b``); guards get weight 0, so :func:`fraction_reward` of
+an episode's row is its :func:`score`. :func:`binary_reward` needs every
+item, guards included.
 
 Corner cases (default weighting):
 
@@ -64,7 +91,7 @@ Example:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import Any, Callable, Mapping, Sequence
 
 import numpy as np
 
@@ -75,6 +102,15 @@ DEFAULT_EPS = 0.1
 #: A weighting function: the ``(K,)`` per-item pass rates in [0, 1] to
 #: ``(K,)`` non-negative raw weights (normalised by the caller, sum > 0).
 WeightFn = Callable[[np.ndarray], np.ndarray]
+
+#: Each broken guard halves the reward (the rule: module docstring, *Guards*).
+GUARD_PENALTY = 0.5
+
+
+def guard_multiplier(broken: int) -> float:
+    """The factor a reward is scaled by when ``broken`` guards failed:
+    ``GUARD_PENALTY ** broken`` (see the module docstring, *Guards*)."""
+    return GUARD_PENALTY ** broken
 
 
 def as_pass_matrix(passes: object) -> np.ndarray:
@@ -124,16 +160,70 @@ def guard_mask(guards: object, k: int) -> np.ndarray:
 
 
 def guard_factor(passes: object, guards: object = None) -> np.ndarray:
-    """Per rollout, ``0.5 ** (guard items failed)`` (1.0 without guards); ``(G,)``.
+    """Per rollout, ``GUARD_PENALTY ** (guard items failed)`` (1.0 without guards); ``(G,)``.
 
-    The same rule as :func:`compoworld_gym.checks.guard_multiplier`.
+    :func:`guard_multiplier` of each row (the rule: module docstring, *Guards*).
     """
-    from compoworld_gym.checks import GUARD_PENALTY
-
     arr = as_pass_matrix(passes)
     mask = guard_mask(guards, arr.shape[1])
     broken = (arr[:, mask] < 1.0).sum(axis=1) if mask.any() else np.zeros(arr.shape[0])
     return GUARD_PENALTY ** broken
+
+
+@dataclass(frozen=True)
+class RubricRow:
+    """One episode's rubric results as one row of a pass matrix.
+
+    Attributes:
+        ids: ``(K,)`` rubric item ids, in rubric order.
+        passes: ``(K,)`` ``float64``, 1.0 where the item passed, else 0.0.
+        guards: ``(K,)`` ``bool``, True where the item is a guard.
+    """
+
+    ids: tuple[str, ...]
+    passes: np.ndarray
+    guards: np.ndarray
+
+
+def _get(result: Any, name: str, default: Any = None) -> Any:
+    # A CheckResult (duck-typed: this module imports no checks) or its dict.
+    return result.get(name, default) if isinstance(result, Mapping) else getattr(result, name, default)
+
+
+def rubric_row(results: Sequence[Any]) -> RubricRow:
+    """The pass row and guard mask of one episode's rubric results.
+
+    Args:
+        results: ``K`` results, each a :class:`compoworld_gym.checks.CheckResult`
+            or its dict ``{"id", "kind", "passed", "guard", "description"}``
+            (as in ``info["rubric"]``; a missing ``guard`` reads False).
+
+    Returns:
+        A :class:`RubricRow` with ``ids`` ``(K,)``, ``passes`` ``(K,)`` and
+        ``guards`` ``(K,)``; stack rows of one task into a ``(G, K)`` pass matrix.
+    """
+    return RubricRow(ids=tuple(_get(r, "id") for r in results),
+                     passes=np.array([1.0 if _get(r, "passed") else 0.0 for r in results], dtype=np.float64),
+                     guards=np.array([bool(_get(r, "guard", False)) for r in results], dtype=bool))
+
+
+def score(results: Sequence[Any]) -> float:
+    """The default reward of one finished episode, in [0, 1].
+
+    ``(passed positives / #positives) × GUARD_PENALTY ** (guards broken)``:
+    the rule stated in the module docstring (*Guards*); work factor 1 when
+    there are no positive items, 0.0 for an empty rubric.
+
+    Args:
+        results: the episode's ``K`` rubric results (``CheckResult`` objects
+            or their dicts, as for :func:`rubric_row`).
+    """
+    if not results:
+        return 0.0
+    row = rubric_row(results)
+    pos = row.passes[~row.guards]
+    work = float(pos.sum()) / pos.size if pos.size else 1.0
+    return work * guard_multiplier(int((row.passes[row.guards] < 1.0).sum()))
 
 
 def _positive(arr: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -268,8 +358,8 @@ def completion_focused_reward(passes: object, weight_fn: WeightFn | None = None,
 
 
 __all__ = [
-    "DEFAULT_EPS", "GroupReward", "WeightFn", "as_pass_matrix", "binary_reward",
-    "completion_focused_reward", "equal_weights", "fraction_reward", "guard_factor",
-    "guard_mask", "inverse_pass_rate_weights",
-    "normalise_weights", "pass_rates", "weighted_reward",
+    "DEFAULT_EPS", "GUARD_PENALTY", "GroupReward", "RubricRow", "WeightFn", "as_pass_matrix",
+    "binary_reward", "completion_focused_reward", "equal_weights", "fraction_reward", "guard_factor",
+    "guard_mask", "guard_multiplier", "inverse_pass_rate_weights",
+    "normalise_weights", "pass_rates", "rubric_row", "score", "weighted_reward",
 ]

@@ -7,16 +7,20 @@ scoring a task live in :mod:`compoworld_gym.episode`.
 
 Version history:
 
+* 3 — a task lists its ``decoys`` (planted values an agent could take for
+  the truth); ``only_changed`` caps new records and list growth
+  (``max_new``, ``max_added``); the ``writes_confined`` guard; answer items
+  list their ``candidates``. Versions 1 and 2 are still read.
 * 2 — a rubric item's guard flag is ``guard`` (was ``negative``).
 * 1 — first format. Still read: each check's ``negative`` loads as ``guard``,
-  and the task is upgraded to version 2 (so it is saved as version 2).
+  and the task is upgraded to the current version (so it is saved as such).
 """
 
 from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any, Iterable, Literal, Optional
+from typing import Any, Iterable, Literal, Optional, Union
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -27,7 +31,7 @@ from compoworld_gym.checks import Check
 from compoworld_gym.service import Service
 
 #: The task-file format written by :func:`save_tasks` (see the version history above).
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 class MetaCall(BaseModel):
@@ -42,11 +46,35 @@ class MetaCall(BaseModel):
         return orjson.dumps({"name": self.name, "arguments": self.arguments}).decode()
 
 
+class Decoy(BaseModel):
+    """A planted value an agent could take for the truth.
+
+    Attributes:
+        kind: ``"stale"`` (an outdated copy of the record), ``"archived"`` (a
+            superseded rule or its value), ``"other-record"`` (the look-alike
+            record of another person or case) or ``"other-branch"`` (the
+            destination of the rule's branch not taken).
+        truth: the value the task's reference uses.
+        decoy: the planted value it could be confused with.
+        what: what the value is, for people ("the order's refund amount").
+
+    The attack suite (:mod:`compoworld_gym.testing.attacks`) swaps each
+    decoy in for its truth in the reference: the swapped run must score
+    below 1.0.
+    """
+
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["stale", "archived", "other-record", "other-branch"]
+    truth: Union[str, float]
+    decoy: Union[str, float]
+    what: str = ""
+
+
 class Task(BaseModel):
     """A task: services, initial state, instruction, rubric and reference.
 
     Attributes:
-        schema_version: the task-file format version (currently 2; 1 is read and upgraded).
+        schema_version: the task-file format version (currently 3; 1 and 2 are read and upgraded).
         id: unique task id.
         services: services the task needs (mounted with ``initial_state``).
         distractors: services listed but not needed; mounted on their seeded
@@ -60,11 +88,12 @@ class Task(BaseModel):
         domain: business domain label, e.g. ``"support"``.
         capabilities: interaction structures, e.g. ``"sequential-dependency"``.
         composition: optional composition record (id, edges) from the generator.
+        decoys: the planted values an agent could take for the truth (see :class:`Decoy`).
     """
 
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[1, 2] = SCHEMA_VERSION
+    schema_version: Literal[1, 2, 3] = SCHEMA_VERSION
     id: str = Field(min_length=1)
     services: list[str] = Field(min_length=1)
     distractors: list[str] = Field(default_factory=list)
@@ -78,6 +107,7 @@ class Task(BaseModel):
     domain: str = "general"
     capabilities: list[str] = Field(default_factory=list)
     composition: Optional[dict[str, Any]] = None
+    decoys: list[Decoy] = Field(default_factory=list)
     meta: dict[str, Any] = Field(default_factory=dict)
 
     @model_validator(mode="before")
@@ -95,6 +125,8 @@ class Task(BaseModel):
         if isinstance(checks, list) and any(isinstance(c, dict) and "negative" in c for c in checks):
             raise ValueError(f"a check has 'negative', which schema_version {version} calls 'guard': "
                              "rename the key, or set schema_version 1 for a version-1 task")
+        if version == 2:  # a subset of version 3
+            return {**data, "schema_version": SCHEMA_VERSION}
         return data
 
     @model_validator(mode="after")

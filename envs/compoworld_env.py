@@ -9,10 +9,11 @@ import gymnasium as gym
 import orjson
 
 from compoworld_gym.actions import parse_action
-from compoworld_gym.episode import TaskRuntime, score
+from compoworld_gym.episode import TaskRuntime
 from compoworld_gym.errors import error_envelope
 from compoworld_gym.metatools import dispatch, meta_tool_definitions_json
 from compoworld_gym.prompts import system_prompt
+from compoworld_gym.rewards import score
 from compoworld_gym.tasks import Task, load_tasks
 from compoworld_gym.envs.spaces import Unicode
 
@@ -82,9 +83,13 @@ class CompoWorldEnv(gym.Env[str, str]):
     calls), or an error envelope ``{"success": false, "error": {"code", "message"}}``.
 
     ## Rewards
-    0 on every step but the last; at the end of the episode the fraction of
-    rubric items passed (wrap with ``compoworld_gym.wrappers`` for binary or
-    completion-focused rewards).
+    0 on every step but the last; at the end of the episode the work done
+    (the fraction of positive rubric items passed) times 0.5 for every guard
+    broken, also given as ``info["rubric_score"]``: doing nothing scores 0,
+    the reference solution 1. :func:`compoworld_gym.rewards.score` computes
+    it; :mod:`compoworld_gym.rewards` states the rule. Wrap with
+    ``compoworld_gym.wrappers`` for binary, weighted or completion-focused
+    rewards.
 
     ## Episode End
     Terminates on a final answer; truncates after ``max_steps`` steps.
@@ -206,6 +211,7 @@ class CompoWorldEnv(gym.Env[str, str]):
         self._answer: Optional[str] = None
         self._done = False
         self._results: Optional[list] = None
+        self._score = 0.0
         obs, self._transcript = _prompt(self.task)
         return obs, self._info()
 
@@ -215,7 +221,7 @@ class CompoWorldEnv(gym.Env[str, str]):
 
         Returns:
             ``(observation, reward, terminated, truncated, info)``; reward is
-            0.0 except at the end of the episode (fraction of rubric items).
+            0.0 except at the end of the episode (its score: see ``## Rewards``).
 
         Raises:
             RuntimeError: ``step`` before the first ``reset``.
@@ -254,7 +260,7 @@ class CompoWorldEnv(gym.Env[str, str]):
             # read as their cached initial state).
             final = self.world.states(self._runtime.state_check_services)
             self._results = self._runtime.evaluate(final, self._answer, self.world.call_log)
-            reward = score(self._results)
+            reward = self._score = score(self._results)
         if keep:
             self._transcript.append(f"[env] {obs}")
         return obs, reward, terminated, truncated, self._info()
@@ -277,7 +283,7 @@ class CompoWorldEnv(gym.Env[str, str]):
         }
         if self._results is not None:
             info["rubric"] = [r.model_dump() for r in self._results]
-            info["rubric_score"] = score(self._results)
+            info["rubric_score"] = self._score
             info["final_answer"] = self._answer
         return info
 

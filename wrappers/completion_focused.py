@@ -7,7 +7,7 @@ from typing import Any, Optional
 import numpy as np
 from gymnasium.vector import VectorWrapper
 
-from compoworld_gym.rewards import WeightFn, completion_focused_reward
+from compoworld_gym.rewards import RubricRow, WeightFn, completion_focused_reward, rubric_row
 
 
 def _group_size(env: Any) -> int:
@@ -58,7 +58,7 @@ class CompletionFocusedReward(VectorWrapper):
         self._clear()
 
     def _clear(self) -> None:
-        self._rows: list[Optional[tuple[list[str], list[float], list[bool]]]] = [None] * self.num_envs
+        self._rows: list[Optional[RubricRow]] = [None] * self.num_envs
         self.group_rewards = np.full((self.num_groups, self.group_size), np.nan)
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None
@@ -94,24 +94,23 @@ class CompletionFocusedReward(VectorWrapper):
                 info[key], info[f"_{key}"] = arrays[key], mask.copy()
         return obs, rewards, terms, truncs, info
 
-    def _row(self, info: dict[str, Any], i: int) -> tuple[list[str], list[float], list[bool]]:
+    def _row(self, info: dict[str, Any], i: int) -> RubricRow:
         rubric = info.get("rubric")
         present = info.get("_rubric")
         if rubric is None or present is None or not present[i] or not rubric[i]:
             raise ValueError(f"sub-env {i} ended without info['rubric']; the completion-focused "
                              "reward needs rubric results (CompoWorldEnv provides them)")
-        return ([r["id"] for r in rubric[i]], [1.0 if r["passed"] else 0.0 for r in rubric[i]],
-                [bool(r.get("guard", False)) for r in rubric[i]])
+        return rubric_row(rubric[i])
 
     def _reward_group(self, g: int, rewards: np.ndarray, arrays: dict[str, np.ndarray],
                       mask: np.ndarray) -> None:
         members = list(range(g * self.group_size, (g + 1) * self.group_size))
-        ids = self._rows[members[0]][0]
-        if any(self._rows[j][0] != ids for j in members):
+        ids = self._rows[members[0]].ids
+        if any(self._rows[j].ids != ids for j in members):
             raise ValueError(f"group {g} mixes tasks with different rubrics; "
                              "each group must run one task")
-        result = completion_focused_reward([self._rows[j][1] for j in members], self.weight_fn,
-                                           guards=self._rows[members[0]][2])
+        result = completion_focused_reward([self._rows[j].passes for j in members], self.weight_fn,
+                                           guards=self._rows[members[0]].guards)
         weights = dict(zip(ids, result.weights.tolist()))
         rates = dict(zip(ids, result.pass_rates.tolist()))
         for k, j in enumerate(members):

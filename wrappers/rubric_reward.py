@@ -7,10 +7,10 @@ from typing import Any, Callable, Mapping, Optional, Union
 import gymnasium as gym
 import numpy as np
 
-from compoworld_gym.rewards import binary_reward, fraction_reward, weighted_reward
+from compoworld_gym.rewards import binary_reward, fraction_reward, rubric_row, weighted_reward
 
 #: A custom reward: the episode's rubric (``[{"id", "kind", "passed",
-#: "description"}, ...]``) to a float.
+#: "guard", "description"}, ...]``) to a float.
 RubricFn = Callable[[list[dict[str, Any]]], float]
 
 MODES = ("binary", "fraction", "weighted")
@@ -23,11 +23,14 @@ class RubricReward(gym.Wrapper):
     an episode ends (``CompoWorldEnv`` does). Rewards of other steps pass
     through unchanged (0.0 for ``CompoWorldEnv``).
 
-    Modes:
-        * ``"binary"``: 1.0 only if every item passed;
-        * ``"fraction"``: the fraction of items passed (the env's default);
-        * ``"weighted"``: ``Σ w_k·pass_k / Σ w_k`` with ``weights``
-          ``{item id: weight}``; items not listed weigh ``default_weight``;
+    Modes (guards scale the reward instead of earning it, as the rule in
+    :mod:`compoworld_gym.rewards` states):
+        * ``"binary"``: 1.0 only if every item passed, guards included;
+        * ``"fraction"``: the fraction of positive items passed times the
+          guard factor (the env's default, :func:`compoworld_gym.rewards.score`);
+        * ``"weighted"``: ``Σ w_k·pass_k / Σ w_k`` over the positive items,
+          times the guard factor, with ``weights`` ``{item id: weight}``;
+          items not listed weigh ``default_weight``;
         * a callable ``rubric -> float``.
 
     At the end of an episode ``info`` gains ``"item_passed"``
@@ -83,9 +86,8 @@ class RubricReward(gym.Wrapper):
     def _reward(self, rubric: list[dict[str, Any]]) -> tuple[float, Optional[dict[str, float]]]:
         if callable(self.mode):
             return float(self.mode(rubric)), None
-        ids = [r["id"] for r in rubric]
-        passes = np.array([[1.0 if r["passed"] else 0.0 for r in rubric]])
-        guards = np.array([bool(r.get("guard", False)) for r in rubric])
+        row = rubric_row(rubric)
+        ids, passes, guards = list(row.ids), row.passes[None], row.guards
         n_pos = int((~guards).sum())
         if self.mode == "binary":
             return float(binary_reward(passes)[0]), None

@@ -11,7 +11,7 @@ from compoworld_gym.builtin_tasks.common import (
 )
 from compoworld_gym.catalog import get_service
 from compoworld_gym.checks import OnlyChanged, RecordAbsent, RecordExists, ToolCalled
-from compoworld_gym.tasks import Task
+from compoworld_gym.tasks import Decoy, Task
 
 
 def plant_contact(crm: dict[str, Any], email: str, first: str, last: str, company: str, owner: str,
@@ -116,6 +116,8 @@ def overdue_billing_escalation() -> Task:
             "customer account; do not touch tickets outside this batch. At the end, list the ticket ids "
             "you processed."),
         checks=checks, reference=reference,
+        decoys=[Decoy(kind="archived", truth=facts["priority"], decoy="urgent", what="the rule's priority"),
+                Decoy(kind="archived", truth=ch, decoy=old_ch, what="the rule's channel")],
         reference_answer=f"Processed {late[0]} and {late[1]}: escalated, assigned to billing, owners and customers "
                          "notified, summaries posted.",
         domain="support",

@@ -8,7 +8,7 @@ from compoworld_gym.builtin_tasks.common import (
     ticket_is,
 )
 from compoworld_gym.checks import CallOrder, CallPattern, RecordAbsent, RecordExists
-from compoworld_gym.tasks import Task
+from compoworld_gym.tasks import Decoy, Task
 
 _SUPPORT = ("helpdesk", "knowledge_base", "gmail", "slack")
 
@@ -205,6 +205,8 @@ def shipping_delays() -> Task:
                       "reship by express for free."),
         ],
         reference_answer="#731904",
+        decoys=[Decoy(kind="other-record", truth=late, decoy=fine, what="the late order's customer"),
+                Decoy(kind="other-record", truth="731904", decoy="731955", what="the late order")],
         domain="commerce", capabilities=["data-transformation", "cross-env-constraint", "negative-check",
                                           "sequential-dependency"],
     )
@@ -272,6 +274,7 @@ def merge_duplicates() -> Task:
                  body=f"We merged your two tickets; please refer to {older} from now on."),
         ],
         reference_answer=f"Merged {newer} into {older} and emailed Nadia.",
+        decoys=[Decoy(kind="other-record", truth=older, decoy=newer, what="the ticket that survives")],
         domain="support", capabilities=["ranked-selection", "sequential-dependency"],
     )
 
@@ -285,6 +288,7 @@ def latest_instruction_wins() -> Task:
                        requester_email="owen.price@corpmail.example", description="Dashboard takes 40 s to load.",
                        created_on="2026-01-12", due_date="2026-01-18")
     lead = next(u["id"] for u in slack["users"].values() if u["email"] == "luis.ortega@company.example")
+    marcus = next(a["email"] for a in desk["agents"].values() if a["name"] == "Marcus Bell")
     n = slack["counters"]["TS"]
     root, reply = f"1768467600.{n:06d}", f"1768471200.{n + 1:06d}"
     slack["messages"][root] = {"ts": root, "channel_id": ch, "user": lead, "thread_ts": None, "reactions": [],
@@ -314,6 +318,8 @@ def latest_instruction_wins() -> Task:
             call("slack_reply_to_thread", channel_id=ch, thread_ts=root, text=f"Done: {tid} is low, owned by Grace."),
         ],
         reference_answer=f"{tid} set to low and assigned to Grace Okafor, per the correction.",
+        decoys=[Decoy(kind="stale", truth="low", decoy="high", what="the priority asked for"),
+                Decoy(kind="stale", truth="grace.okafor@company.example", decoy=marcus, what="the owner asked for")],
         domain="support", capabilities=["conflicting-records-latest-wins", "sequential-dependency"],
     )
 
@@ -348,5 +354,6 @@ def revisit_after_update() -> Task:
                    *(call("close_ticket", ticket_id=t, resolution="Confirmed with customer") for t in solved),
                    call("search_tickets", requester_email=who["requester_email"])],
         reference_answer=f"{still}",
+        decoys=[Decoy(kind="other-record", truth=still, decoy=solved[0], what="the ticket still open")],
         domain="support", capabilities=["revisit-after-change", "ordering-rule"],
     )

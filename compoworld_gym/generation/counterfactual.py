@@ -59,12 +59,14 @@ def _flip(spec: ChainSpec, slot: Slot) -> Optional[float]:
 
 
 def _changes(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, overrides: dict[Any, Any],
-             original: Derived, cache: Mounts, hop: int = 0) -> bool:
+             original: Derived, cache: Mounts, hop: int = 0) -> tuple[bool, Optional[Derived]]:
+    """Whether re-planting with ``overrides`` changes the expected end state,
+    and the re-derivation (None when the chain no longer solves)."""
     try:
-        again = materialize(spec, base, today, fake, overrides)
-        return solve(spec, again, today, cache, (original, hop)).end_state() != original.end_state()
+        again = solve(spec, materialize(spec, base, today, fake, overrides), today, cache, (original, hop))
     except SolveError:
-        return True
+        return True, None
+    return again.end_state() != original.end_state(), again
 
 
 def _given(spec: ChainSpec, planted: Planted, today: dt.date, slot: Slot, alt: Any, original: Derived,
@@ -80,7 +82,8 @@ def _given(spec: ChainSpec, planted: Planted, today: dt.date, slot: Slot, alt: A
 
 
 def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, planted: Planted,
-                   derived: Derived, cache: Optional[Mounts] = None) -> tuple[Optional[str], dict[str, str]]:
+                   derived: Derived, cache: Optional[Mounts] = None
+                   ) -> tuple[Optional[str], dict[str, str], Optional[Derived]]:
     """Check that each service's fact decides the expected end state.
 
     Args:
@@ -94,8 +97,10 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
             :class:`~compoworld_gym.generation.solve.Mounts`).
 
     Returns:
-        ``(reason or None, {service: verdict})`` where a verdict is
-        ``"changes:<what>"``, ``"written"`` or ``"not-needed"``.
+        ``(reason or None, {service: verdict}, flipped)`` where a verdict is
+        ``"changes:<what>"``, ``"written"`` or ``"not-needed"``, and
+        ``flipped`` is the derivation under the superseded policy version
+        (the other branch; None without a policy or when it does not solve).
     """
     original = derived
     end = derived.end_state()
@@ -116,14 +121,15 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
                 verdicts[service] = f"changes:{give.type}"
                 break
         verdicts.setdefault(service, "not-needed")
+    flipped = None
     if spec.rule is not None:
-        flipped = _changes(spec, base, today, fake, {"threshold": spec.rule.stale_threshold}, original, cache,
-                           len(spec.hops))
-        verdicts[spec.rule.holder.service] = "changes:policy" if flipped else "not-needed"
+        changed, flipped = _changes(spec, base, today, fake, {"threshold": spec.rule.stale_threshold}, original,
+                                    cache, len(spec.hops))
+        verdicts[spec.rule.holder.service] = "changes:policy" if changed else "not-needed"
     for act in spec.actions:
         verdicts.setdefault(act.action.service, "written")
     bad = sorted(s for s, v in verdicts.items() if v == "not-needed")
-    return (f"counterfactual: {', '.join(bad)} not needed" if bad else None), verdicts
+    return (f"counterfactual: {', '.join(bad)} not needed" if bad else None), verdicts, flipped
 
 
 __all__ = ["counterfactual"]

@@ -27,7 +27,7 @@ from compoworld_gym.generation.designer import looks_like_data
 from compoworld_gym.generation.links import Found, SolveError
 from compoworld_gym.generation.solve import Derived, Mounts, solve
 from compoworld_gym.generation.wording import Brief, leaks
-from compoworld_gym.tasks import MetaCall
+from compoworld_gym.tasks import Decoy, MetaCall
 
 #: A designer writes the instruction from a brief: ``(brief, rng) -> text``.
 Designer = Callable[[Brief, random.Random], str]
@@ -56,6 +56,7 @@ class Design:
     mounted: dict[str, Any] = field(default_factory=dict, repr=False)
     entry: str = ""
     case: str = ""
+    decoys: list[Decoy] = field(default_factory=list)
 
     def as_task(self, task_id: str, seed: int, today: Any) -> Any:
         """The candidate :class:`~compoworld_gym.tasks.Task` that verify replays."""
@@ -212,7 +213,7 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
         derived = solve(spec, planted, today, cache)
     except SolveError as exc:
         raise DesignError(f"unsolvable: {exc}") from None
-    reason, verdicts = counterfactual(spec, base, today, fake, planted, derived, cache)
+    reason, verdicts, flipped = counterfactual(spec, base, today, fake, planted, derived, cache)
     if reason:
         raise DesignError(reason)
     b = brief(spec, planted, derived, tools)
@@ -239,9 +240,40 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
         guards=[c.id for c in checks if c.is_guard], reference=reference, reference_answer=answer,
         capabilities=_capabilities(spec, comp), domain=_domain(spec),
         chain=_chain_meta(spec, derived), counterfactual=verdicts, policy=_policy_meta(spec, derived),
-        entry=str(planted.keys[0]), case=spec.case,
+        entry=str(planted.keys[0]), case=spec.case, decoys=_decoys(spec, planted, derived, flipped),
         # The solver's services, on the initial states and only ever read: verify writes them once.
         mounted={name: svc for name, (_, svc) in cache.services.items()})
+
+
+def _decoys(spec: ChainSpec, planted: Planted, derived: Derived, flipped: Optional[Derived]) -> list[Decoy]:
+    """The planted look-alikes of values the chain found: stale copies, the
+    other person's or case's record, and the rule's branch not taken (each
+    write argument that the superseded policy version, ``flipped``, sets
+    otherwise: a channel id, an approver's address)."""
+    out: list[Decoy] = []
+    for kind, table in (("stale", planted.stale_values), ("other-record", planted.alt_values)):
+        for slot, value in sorted(table.items(), key=lambda kv: repr(kv[0])):
+            found = derived.found.get(slot)
+            if found is not None and value is not None and value != found.value:
+                out.append(Decoy(kind=kind, truth=found.value, decoy=value, what=found.noun))
+    if flipped is not None:
+        noun = derived.found[("rule",)].noun
+        for (_, mine), (_, theirs) in zip(derived.writes, flipped.writes):
+            for a, b in zip(mine.calls, theirs.calls):
+                out += [Decoy(kind="other-branch", truth=x, decoy=y, what=noun)
+                        for x, y in _differing(a.arguments, b.arguments)]
+    return list({d.model_dump_json(): d for d in out}.values())
+
+
+def _differing(a: Any, b: Any) -> list[tuple[Any, Any]]:
+    """``(a leaf, b leaf)`` pairs of scalar values where two JSON trees differ."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        return [p for k in a if k in b for p in _differing(a[k], b[k])]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [p for x, y in zip(a, b) for p in _differing(x, y)]
+    if isinstance(a, (str, float)) and isinstance(b, (str, float)) and a != b:
+        return [(a, b)]
+    return []
 
 
 def _domain(spec: ChainSpec) -> str:

@@ -17,7 +17,7 @@ from typing import Any, Iterable
 from compoworld_gym.generation.design import Design
 from compoworld_gym.tasks import Task, save_tasks
 
-GENERATOR_VERSION = "2.0"
+GENERATOR_VERSION = "2.1"
 
 
 def build_task(design: Design, *, task_id: str, seed: int, today: dt.date,
@@ -36,7 +36,7 @@ def build_task(design: Design, *, task_id: str, seed: int, today: dt.date,
         id=task_id, services=list(comp.services), distractors=list(comp.distractors), today=today,
         seed=seed, initial_state=design.initial_state, instruction=design.instruction,
         checks=design.checks, reference=design.reference, reference_answer=design.reference_answer,
-        domain=design.domain, capabilities=design.capabilities, composition=comp.record(),
+        domain=design.domain, capabilities=design.capabilities, composition=comp.record(), decoys=design.decoys,
         meta={"generator": "compoworld_gym.generation", "generator_version": GENERATOR_VERSION,
               "composition_id": comp.id, "guards": list(design.guards), "entry": design.entry, "case": design.case, "chain": design.chain,
               "policy": design.policy, "counterfactual": design.counterfactual, "stages": dict(stage_stats)},
