@@ -3,7 +3,8 @@
 Metrics (per agent):
 
 * ``success_rate`` — strict success: every rubric item passed;
-* ``mean_rubric_score`` — mean fraction of items passed (partial credit);
+* ``mean_rubric_score`` — mean rubric score (partial credit: the env's
+  reward, :func:`compoworld_gym.rewards.score`);
 * ``pass_at_k`` — share of tasks solved in at least one of ``k`` runs;
 * ``pass_hat_k`` — share of tasks solved in all ``k`` runs (τ-bench's pass^k);
 * ``per_capability`` and ``per_item`` pass rates.
@@ -30,7 +31,7 @@ class EpisodeResult:
 
     Attributes:
         task_id: the task.
-        score: fraction of rubric items passed, in [0, 1].
+        score: the rubric score, in [0, 1] (:func:`compoworld_gym.rewards.score`).
         success: every item passed.
         rubric: ``[{"id", "kind", "passed", "guard", "description"}]``.
         steps: env steps taken; n_tool_calls: meta-tool calls made.

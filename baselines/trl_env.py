@@ -113,7 +113,7 @@ class CompoWorldToolEnv:
 
     def get_reward(self) -> float:
         """End the episode (with the recorded final answer, if any) and return
-        the fraction of rubric items passed, in [0, 1]."""
+        its rubric score in [0, 1] (:func:`compoworld_gym.rewards.score`)."""
         if not self._ended:
             _, _r, _t, _tr, info = self._env.step(orjson.dumps({"final_answer": self._answer or ""}).decode())
             self._ended = True

@@ -22,7 +22,11 @@ from compoworld_gym.matching import get_path, matches, records
 #: Kinds that are guards by default: they hold in the initial state and can
 #: only be broken (nothing else touched, no wrong answer, no forbidden call).
 GUARD_KINDS = frozenset({"record_unchanged", "record_absent", "tool_not_called", "only_changed",
-                            "answer_excludes"})
+                            "answer_excludes", "writes_confined"})
+
+#: Bookkeeping every service state carries (id counters, the logical clock):
+#: any write moves it, so it is not part of what a write may change.
+BOOKKEEPING = frozenset({"counters", "clock"})
 
 
 class _Check(BaseModel):
@@ -55,10 +59,19 @@ class _Check(BaseModel):
         """
         raise NotImplementedError(f"{type(self).__name__} does not define evaluate()")
 
+    def reads(self) -> tuple[frozenset[str], frozenset[str]]:
+        """``(services whose final state it reads, services whose initial state it reads)``."""
+        return frozenset(), frozenset()
+
 
 class _StateCheck(_Check):
     service: str = Field(description="Service whose final state is read.")
     collection: str = Field(description="Top-level state field holding the records (dict or list).")
+
+    def reads(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The final state of :attr:`service` (and its initial state for checks that compare)."""
+        compares = self.kind in ("record_unchanged", "only_changed")  # type: ignore[attr-defined]
+        return frozenset({self.service}), frozenset({self.service}) if compares else frozenset()
 
 
 class RecordExists(_StateCheck):
@@ -129,24 +142,56 @@ class RecordUnchanged(_StateCheck):
 
 
 class AnswerContains(_Check):
-    """Passes when the final answer contains every value (case-insensitive,
-    whitespace-normalised); with ``any_of``, at least one of them. An answer
-    longer than ``max_chars`` fails: a report must not be a dump of
-    everything seen."""
+    """Passes when the final answer reports the requested value(s) and no
+    confusable one.
+
+    The answer must contain every value of ``values`` (case-insensitive,
+    whitespace-normalised; with ``any_of``, at least one: the spellings of one
+    value), must name at most ``allowance`` of the ``candidates`` (the values
+    it could be confused with: planted decoys and every other value of the
+    same entity type in the mounted state) and must be at most ``max_chars``
+    long. A candidate is named when it appears as a whole token (not inside
+    a longer id or number). So an answer that dumps every value seen names
+    candidates and fails, while one that reports the value, with any honest
+    account of the values the task itself used, passes."""
 
     kind: Literal["answer_contains"] = "answer_contains"
     values: list[str] = Field(min_length=1)
     any_of: bool = False
+    candidates: list[str] = Field(default_factory=list, description="Confusable values the answer must not name.")
+    allowance: int = Field(default=0, ge=0, description="How many candidates an answer may name besides the values.")
     max_chars: int = Field(default=2000, ge=1)
 
     def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
                  call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
-        """The answer (at most ``max_chars``) contains every value (with ``any_of``: one)."""
+        """The answer (at most ``max_chars``) contains every value (with
+        ``any_of``: one) and names at most ``allowance`` candidates."""
         if answer is not None and len(answer) > self.max_chars:
             return False
         text = _norm_text(answer or "")
         hits = [_norm_text(v) in text for v in self.values]
-        return any(hits) if self.any_of else all(hits)
+        if not (any(hits) if self.any_of else all(hits)):
+            return False
+        return not self.candidates or _named(text, tuple(self.candidates)) <= self.allowance
+
+
+def _named(text: str, values: tuple[str, ...]) -> int:
+    """How many of ``values`` appear in normalised ``text`` as whole tokens."""
+    n = 0
+    for v in _normed(values):
+        at = text.find(v)
+        while at >= 0:
+            before = text[at - 1] if at else " "
+            after = text[at + len(v)] if at + len(v) < len(text) else " "
+            if not (_word(before) and _word(v[0])) and not (_word(after) and _word(v[-1])):
+                n += 1
+                break
+            at = text.find(v, at + 1)
+    return n
+
+
+def _word(ch: str) -> bool:
+    return ch.isalnum() or ch in "_-@."
 
 
 @functools.lru_cache(maxsize=4096)
@@ -170,19 +215,59 @@ class AnswerExcludes(_Check):
 
 
 class OnlyChanged(_StateCheck):
-    """Nothing else touched: every record of the collection outside
-    ``allow_ids`` is exactly as it was at reset (none deleted), and every new
-    record matches ``allow_new`` (no new record allowed when it is None). A guard
-    against vandalism and spam (closing every ticket, emailing everyone)."""
+    """Nothing else touched, nothing done twice: every record of the
+    collection outside ``allow_ids`` is exactly as it was at reset (none
+    deleted); every new record matches ``allow_new`` (no new record allowed
+    when it is None) and there are at most ``max_new`` of them; and no list
+    field named in ``max_added`` gained more items in any record than it
+    allows. A guard against vandalism, spam and repeated work (closing every
+    ticket, emailing everyone, sending the same message twice, adding a
+    comment again). An update that sets a field to the value it already has
+    changes nothing and breaks nothing."""
 
     kind: Literal["only_changed"] = "only_changed"
     allow_ids: list[str] = Field(default_factory=list)
     allow_new: Optional[dict[str, Any]] = None
+    max_new: Optional[int] = Field(default=None, ge=0, description="At most this many new records (None: any).")
+    max_added: dict[str, int] = Field(
+        default_factory=dict, description="{list path (see list_sizes): at most this many items added to it "
+                                          "in one record}.")
 
     def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
                  call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
-        """Only ``allow_ids`` changed, none deleted, and new records match ``allow_new``."""
+        """Only ``allow_ids`` changed, none deleted, new records match
+        ``allow_new`` and number at most ``max_new``, lists grew within ``max_added``."""
         return _only_changed(self, _collection(initial_states, self), _collection(final_states, self))
+
+
+class WritesConfined(_Check):
+    """Nothing written outside the task's footprint: each service of
+    ``services`` ends exactly as it was at reset, except the collections
+    ``allow`` names for it (and, on a service with an allowed collection, its
+    bookkeeping: id counters and clock). A guard against writes to
+    distractor services and to collections no item of work concerns."""
+
+    kind: Literal["writes_confined"] = "writes_confined"
+    services: list[str] = Field(min_length=1, description="The services watched (every mounted service).")
+    allow: dict[str, list[str]] = Field(default_factory=dict, description="{service: collections it may change}.")
+
+    def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
+                 call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
+        """Every watched service's state outside ``allow`` equals its initial state."""
+        for name in self.services:
+            before, after = initial_states.get(name), final_states.get(name)
+            if before is None or after is None:
+                return False
+            if before is after or before == after:
+                continue
+            skip = set(self.allow.get(name, ())) | (BOOKKEEPING if name in self.allow else set())
+            if any(before.get(k) != after.get(k) for k in before.keys() | after.keys() if k not in skip):
+                return False
+        return True
+
+    def reads(self) -> tuple[frozenset[str], frozenset[str]]:
+        """The final and initial state of every watched service."""
+        return frozenset(self.services), frozenset(self.services)
 
 
 class ToolCalled(_Check):
@@ -253,7 +338,7 @@ class CallOrder(_Check):
 
 Check = Annotated[
     Union[RecordExists, RecordAbsent, RecordCount, RecordMatches, RecordUnchanged, OnlyChanged,
-          AnswerContains, AnswerExcludes, ToolCalled, ToolNotCalled, CallOrder],
+          WritesConfined, AnswerContains, AnswerExcludes, ToolCalled, ToolNotCalled, CallOrder],
     Field(discriminator="kind"),
 ]
 
@@ -307,10 +392,48 @@ def _only_changed(check: Any, before: Any, after: Any) -> bool:
     allowed = set(check.allow_ids)
     if any(key not in new or new[key] != rec for key, rec in old.items() if key not in allowed):
         return False
+    if check.max_added and any(_grew_too_much(old[key], new[key], check.max_added)
+                               for key in allowed if key in old and key in new and old[key] != new[key]):
+        return False
     added = [rec for key, rec in new.items() if key not in old]
     if not added:
         return True
+    if check.max_new is not None and len(added) > check.max_new:
+        return False
     return check.allow_new is not None and all(matches(rec, check.allow_new) for rec in added)
+
+
+def _grew_too_much(before: Any, after: Any, limits: dict[str, int]) -> bool:
+    """Whether a list field of ``limits`` gained more items than allowed."""
+    was, now = list_sizes(before), list_sizes(after)
+    return any(now.get(path, 0) - was.get(path, 0) > limit for path, limit in limits.items())
+
+
+def list_sizes(node: Any, prefix: str = "") -> dict[str, int]:
+    """``{path: total items}`` of every list in a record, by field path.
+
+    Lists of records are entered: the comments of every sheet of a
+    spreadsheet are ``"sheets[].rows"``; lists of lists or of scalars are
+    counted but not entered (a row's cells are part of the row).
+
+    Example:
+        >>> list_sizes({"tags": ["a"], "sheets": [{"rows": [[1, 2]]}, {"rows": []}]})
+        {'tags': 1, 'sheets': 2, 'sheets[].rows': 1}
+    """
+    out: dict[str, int] = {}
+    if not isinstance(node, dict):
+        return out
+    for key, value in node.items():
+        path = f"{prefix}{key}"
+        if isinstance(value, list):
+            out[path] = out.get(path, 0) + len(value)
+            for item in value:
+                for sub, n in list_sizes(item, f"{path}[].").items():
+                    out[sub] = out.get(sub, 0) + n
+        elif isinstance(value, dict):
+            for sub, n in list_sizes(value, f"{path}.").items():
+                out[sub] = out.get(sub, 0) + n
+    return out
 
 
 def run_check(check: _Check, final_states: dict[str, Any], answer: Optional[str],

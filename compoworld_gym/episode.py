@@ -39,9 +39,6 @@ from compoworld_gym.service import Service
 from compoworld_gym.tasks import Task
 from compoworld_gym.world import LazyService, World
 
-#: Check kinds that compare the final state with the initial one.
-_READS_INITIAL = ("record_unchanged", "only_changed")
-
 
 @functools.lru_cache(maxsize=4096)
 def seed_state_bytes(service: str, seed: int, today: dt.date) -> bytes:
@@ -92,14 +89,14 @@ def initial_state_json(task: Task, service: str) -> bytes:
 
 
 def state_check_services(task: Task) -> tuple[str, ...]:
-    """The services whose state the task's checks read (final or initial)."""
-    return tuple(sorted({c.service for c in task.checks if hasattr(c, "collection")}))
+    """The services whose final state the task's checks read."""
+    return tuple(sorted({n for c in task.checks for n in c.reads()[0]}))
 
 
 def _initial_services(task: Task) -> tuple[str, ...]:
-    """The mounted services whose initial state ``record_unchanged``/``only_changed`` checks read."""
+    """The mounted services whose initial state the task's checks compare with (``only_changed``, ...)."""
     mounted = {*task.services, *task.distractors}
-    return tuple(sorted({c.service for c in task.checks if c.kind in _READS_INITIAL} & mounted))
+    return tuple(sorted({n for c in task.checks for n in c.reads()[1]} & mounted))
 
 
 class TaskRuntime:
@@ -178,7 +175,7 @@ class TaskRuntime:
             call_log: the world's ordered log of real tool calls.
             initial_states: ``{service: state JSON dict}`` at reset; defaults
                 to the task's normalised initial states (loaded only for the
-                services that ``record_unchanged``/``only_changed`` checks read).
+                services whose initial state some check compares with).
         """
         if initial_states is None:
             initial_states = {n: orjson.loads(self.initial_state_json(n)) for n in self._initial_services}
@@ -202,7 +199,7 @@ def evaluate(task: Task, final_states: dict[str, Any], answer: Optional[str],
 
     ``initial_states`` defaults to the task's initial state, normalised
     through each service's model (so it compares equal to ``state_dict()``);
-    only the services that ``record_unchanged``/``only_changed`` checks read are loaded.
+    only the services whose initial state some check compares with are loaded.
     """
     if initial_states is None:
         initial_states = {n: orjson.loads(initial_state_json(task, n)) for n in _initial_services(task)}

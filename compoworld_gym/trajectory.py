@@ -93,7 +93,7 @@ class TrajectoryMeta(BaseModel):
     services: list[str] = Field(default_factory=list, description="Services the task needs.")
     domain: Optional[str] = None
     capabilities: list[str] = Field(default_factory=list)
-    rubric_score: Optional[float] = Field(default=None, description="Fraction of rubric items passed.")
+    rubric_score: Optional[float] = Field(default=None, description="The env's rubric score (compoworld_gym.rewards.score).")
     score: Optional[float] = Field(default=None, description="The episode's final reward.")
     n_tool_calls: int = Field(default=0, ge=0, description="Meta-tool calls made.")
     n_real_tool_calls: int = Field(default=0, ge=0, description="Calls that reached a real tool.")

@@ -133,3 +133,59 @@ def test_guards_scale_but_never_earn():
     # pass rates of the work items: 0.75 and 0.5 -> raw 0.35, 0.6 -> weights 0.3684, 0.6316
     assert [round(float(w), 4) for w in out.weights] == [0.3684, 0.6316, 0.0]
     assert [round(float(r), 4) for r in out.rewards] == [0.0, 0.3684, 0.5, 1.0]
+
+
+def _results():
+    """2 of 3 positives passed, 1 of 2 guards broken."""
+    from compoworld_gym.checks import CheckResult
+
+    spec = [("a", True, False), ("b", False, False), ("c", True, False),
+            ("g1", True, True), ("g2", False, True)]
+    return [CheckResult(id=i, kind="record_exists", passed=p, guard=g) for i, p, g in spec]
+
+
+def test_score_hand_values():
+    from compoworld_gym.rewards import GUARD_PENALTY, guard_multiplier, score
+
+    results = _results()
+    assert score(results) == pytest.approx(2 / 3 * 0.5)
+    assert score([r.model_dump() for r in results]) == pytest.approx(2 / 3 * 0.5)  # info["rubric"] dicts
+    assert score(results[3:]) == 0.5   # no positives: work factor 1
+    assert score([]) == 0.0
+    assert GUARD_PENALTY == 0.5 and guard_multiplier(0) == 1.0 and guard_multiplier(3) == 0.125
+
+
+def test_rubric_row_objects_and_dicts():
+    from compoworld_gym.rewards import rubric_row
+
+    results = _results()
+    for rubric in (results, [r.model_dump() for r in results]):
+        row = rubric_row(rubric)
+        assert row.ids == ("a", "b", "c", "g1", "g2")
+        assert row.passes.dtype == np.float64 and row.passes.tolist() == [1.0, 0.0, 1.0, 1.0, 0.0]
+        assert row.guards.dtype == np.bool_ and row.guards.tolist() == [False, False, False, True, True]
+    row = rubric_row([{"id": "x", "kind": "k", "passed": True}])  # a missing guard reads False
+    assert row.guards.tolist() == [False] and row.passes.tolist() == [1.0]
+
+
+def test_score_equals_fraction_reward_of_its_row():
+    from compoworld_gym.checks import CheckResult
+    from compoworld_gym.rewards import rubric_row, score
+
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        k = int(rng.integers(1, 8))
+        passed, guard = rng.random(k) < 0.5, rng.random(k) < 0.4
+        results = [CheckResult(id=f"i{j}", kind="k", passed=bool(passed[j]), guard=bool(guard[j]))
+                   for j in range(k)]
+        row = rubric_row(results)
+        assert score(results) == pytest.approx(float(fraction_reward(row.passes[None], row.guards)[0]))
+
+
+def test_one_home_for_the_rule():
+    import compoworld_gym.checks as checks
+    import compoworld_gym.episode as episode
+    import compoworld_gym.rewards as rewards
+
+    assert not hasattr(checks, "guard_multiplier") and not hasattr(checks, "GUARD_PENALTY")
+    assert episode.score is rewards.score

@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
 from compoworld_gym.catalog import get_service
-from compoworld_gym.checks import AnswerContains, AnswerExcludes, Check, OnlyChanged
+from compoworld_gym.checks import AnswerContains, Check, OnlyChanged
+from compoworld_gym.entity_values import values_of_type
 from compoworld_gym.composition import Composition, Step
 from compoworld_gym.generation.chain import ChainSpec, Planted, materialize
 from compoworld_gym.generation.counterfactual import counterfactual
@@ -28,6 +29,9 @@ from compoworld_gym.generation.links import Found, SolveError
 from compoworld_gym.generation.solve import Derived, Mounts, solve
 from compoworld_gym.generation.wording import Brief, leaks
 from compoworld_gym.tasks import Decoy, MetaCall
+
+#: Longest final answer the report item accepts: a report, not a dump.
+REPORT_MAX_CHARS = 2000
 
 #: A designer writes the instruction from a brief: ``(brief, rng) -> text``.
 Designer = Callable[[Brief, random.Random], str]
@@ -109,18 +113,19 @@ def _forms(value: Any) -> list[str]:
 
 
 def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: set[Any],
-            skip: set[str]) -> tuple[list[Check], str]:
-    """The report items: the value found, and none of its look-alikes.
+            skip: set[str], others: dict[str, Any]) -> tuple[list[Check], str]:
+    """The report item: the value found, and none of the values it could be
+    confused with (:class:`~compoworld_gym.checks.AnswerContains` ``candidates``).
 
-    The look-alikes are the planted alternative and stale values, the stale
-    policy threshold and, for an amount, an email or a date, every other value
-    of that shape in the task's records (outside the records it writes), so
-    that an answer dumping everything seen fails. Values the task itself uses
-    (``legit``) or that an honest summary may repeat (``said``) are never excluded.
+    The candidates are the planted alternative and stale values, the stale
+    policy threshold, every other value of the reported value's entity type
+    in the mounted states (the task's records outside those it writes, and
+    the distractors' ``others``) and, for an amount, an email or a date,
+    every other value of that shape, so that an answer dumping everything
+    seen fails. Values the task itself uses (``legit``) or that an honest
+    summary may repeat (``said``) are never candidates.
     """
     slot = spec.report
-    items: list[Check] = [AnswerContains(id="report", values=_forms(found.value), any_of=True,
-                                         description=f"The final answer reports {found.noun}.")]
     # Look-alikes of the same type anywhere in the chain, and the alternative
     # record's own id when the reported value is a record's id.
     wrong = [v for table in (planted.alt_values, planted.stale_values) for s, v in table.items() if s[2] == slot[2]]
@@ -130,19 +135,22 @@ def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: s
         wrong += [k for k in planted.alt_keys if isinstance(k, str)]
     if spec.rule is not None and slot == spec.rule.attr:
         wrong.append(spec.rule.stale_threshold)
+    task_states = {n: {k: {i: r for i, r in v.items() if i not in skip} if isinstance(v, dict) and
+                       skip.intersection(v) else v for k, v in st.items()} for n, st in planted.states.items()}
+    wrong += values_of_type({**task_states, **others}, found.type)
     shape = shape_of(found.value)
     if shape is not None:
         wrong += shaped(planted.states, shape, skip)
     answer = f"Done. {found.noun[:1].upper()}{found.noun[1:]} was {found.display}."
     right = "\x00".join([*_forms(found.value), answer]).casefold()
     # A look-alike inside the right answer ("39.90" in "4739.90") would fail the right answer.
-    excluded = [f for v in dict.fromkeys(w for w in wrong if w is not None) if v != found.value and v not in legit
-                for f in _forms(v) if len(f) >= MIN_EXCLUDED_CHARS and f.casefold() not in said
-                and f.casefold() not in right]
-    if excluded:
-        items.append(AnswerExcludes(id="report_x", values=list(dict.fromkeys(excluded)),
-                                    description=f"The final answer names no look-alike of {found.noun}."))
-    return items, answer
+    candidates = [f for v in dict.fromkeys(w for w in wrong if w is not None and not isinstance(w, bool))
+                  if v != found.value and v not in legit
+                  for f in _forms(v) if len(f) >= MIN_EXCLUDED_CHARS and f.casefold() not in said
+                  and f.casefold() not in right]
+    return [AnswerContains(id="report", values=_forms(found.value), any_of=True,
+                           candidates=list(dict.fromkeys(candidates)), max_chars=REPORT_MAX_CHARS,
+                           description=f"The final answer reports {found.noun}, and no look-alike of it.")], answer
 
 
 def _goal(spec: ChainSpec, derived: Derived, k: int) -> str:
@@ -196,8 +204,14 @@ def _checks(derived: Derived) -> tuple[list[Check], list[Check]]:
 
 
 def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: random.Random,
-           designer: Designer, tool_counts: dict[str, int], tools: list[str]) -> Design:
+           designer: Designer, tool_counts: dict[str, int], tools: list[str],
+           others: Optional[dict[str, Any]] = None) -> Design:
     """Plant, solve, verify counterfactually and assemble one task.
+
+    Args:
+        spec: the planned chain; ``base``: its services' seeded states.
+        others: the distractors' initial states (``{service: state JSON}``),
+            whose values of the reported type are answer candidates too.
 
     Raises:
         DesignError: the chain does not solve (``unsolvable``), some service
@@ -232,7 +246,7 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
     said = "\x00".join([text.casefold(), *(str(mc.arguments).casefold() for mc in reference)])
     legit = {f.value for f in derived.found.values()}
     skip = {i for g in guards if isinstance(g, OnlyChanged) for i in g.allow_ids}
-    report, answer = _report(spec, planted, derived.found[spec.report], said, legit, skip)
+    report, answer = _report(spec, planted, derived.found[spec.report], said, legit, skip, others or {})
     checks: list[Check] = [*work, *guards, *report]
     comp = _composition(spec, derived)
     return Design(

@@ -19,10 +19,12 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Optional
 
+import orjson
 from faker import Faker
 
 from compoworld_gym.catalog import get_service, service_names
 from compoworld_gym.composition import Composition, add_distractors
+from compoworld_gym.footprint import fit_checks
 from compoworld_gym.generation.config import TODAY, GenerationConfig
 from compoworld_gym.generation.context import Ctx
 from compoworld_gym.generation.design import DesignError, Designer, design
@@ -114,6 +116,12 @@ class _Library:
         return dict(counts)
 
 
+@functools.lru_cache(maxsize=4096)
+def _seeded(service: str, seed: int, today: Any) -> dict[str, Any]:
+    """A distractor's seeded state (shared, read-only: answer candidates are read from it)."""
+    return orjson.loads(seed_state_bytes(service, seed, today))
+
+
 @functools.lru_cache(maxsize=None)
 def _tool_names(service: str) -> tuple[str, ...]:
     return tuple(get_service(service).tools)
@@ -148,7 +156,8 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
         counts = lib.tool_counts([*services, *listed.distractors])
         tools = sorted({t for s in services for t in _tool_names(s)})
         try:
-            plan_design = design(spec, base, cfg.today, _FAKE, rng, designer, counts, tools)
+            others = {d: _seeded(d, seed, cfg.today) for d in listed.distractors}
+            plan_design = design(spec, base, cfg.today, _FAKE, rng, designer, counts, tools, others)
         except DesignError as exc:
             stats.reject("design", str(exc))
             return None
@@ -159,6 +168,9 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
         stats.reject("verify", verdict.reason)
         return None
     with _Timer(stats, "submit"):
+        # Guards fitted to what the verified reference wrote: nothing twice, nothing elsewhere.
+        plan_design.checks = fit_checks(plan_design.checks, verdict.footprint, [*services, *listed.distractors])
+        plan_design.guards = [c.id for c in plan_design.checks if c.is_guard]
         task = build_task(plan_design, task_id=task_id, seed=seed, today=cfg.today,
                           stage_stats={"checks": len(plan_design.checks),
                                        "reference_calls": len(plan_design.reference),

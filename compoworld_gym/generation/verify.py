@@ -26,7 +26,7 @@ or the call log are judged again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
 import orjson
@@ -34,6 +34,7 @@ import orjson
 from compoworld_gym.catalog import get_service
 from compoworld_gym.checks import evaluate_checks
 from compoworld_gym.episode import initial_state_of
+from compoworld_gym.footprint import Footprint, footprint
 from compoworld_gym.metatools import dispatch
 from compoworld_gym.tasks import Task
 from compoworld_gym.world import World
@@ -51,11 +52,15 @@ class Verdict:
         reason: why it was rejected (empty when kept); the first word is a
             stable reason code, e.g. ``"passes-at-reset"``.
         replays: how many replays of the reference were run.
+        footprint: what the reference wrote (see
+            :func:`compoworld_gym.footprint.footprint`), for fitting the
+            task's guards to it; empty when rejected.
     """
 
     ok: bool
     reason: str = ""
     replays: int = 0
+    footprint: Footprint = field(default_factory=dict)
 
 
 def _fail(reason: str, replays: int) -> Verdict:
@@ -287,7 +292,7 @@ def verify(task: Task, guards: Optional[Iterable[str]] = None, mounted: Optional
     idle = [c.id for c in task.checks if c.id not in covered and c.id not in guards]
     if idle:
         return _fail(f"unaffected-check: no reference step affects {idle}", 2 + replays)
-    return Verdict(ok=True, replays=2 + replays)
+    return Verdict(ok=True, replays=2 + replays, footprint=footprint(initial, final))
 
 
 def _unroutable(task: Task) -> Optional[str]:

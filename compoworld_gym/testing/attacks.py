@@ -39,6 +39,7 @@ Example:
 
 from __future__ import annotations
 
+import re
 from typing import Any, Callable, Iterable, Optional
 
 import orjson
@@ -153,20 +154,46 @@ def attack_nothing(task: Task) -> float:
 
 
 def attack_repeat_writes(task: Task) -> Optional[float]:
-    """The reference, then every successful state-changing call once more."""
+    """The reference, then every state-changing call once more; None when
+    the repeats change nothing (same-value updates, or calls refused, such as
+    closing a closed ticket: nothing was done twice)."""
     world = replay(task)
     again = [mc for mc in task.reference if _mutating(world, mc)]
-    if not again:
-        return None
+    mounted = [*task.services, *task.distractors]
+    before = _substance(world.states(mounted))
     for mc in again:
         dispatch(world, mc.name, mc.arguments)
+    if _substance(world.states(mounted)) == before:
+        return None
     return judge(task, world, task.reference_answer)
+
+
+_STAMP = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?([+-]\d\d:\d\d|Z)?")
+
+
+def _substance(node: Any, depth: int = 0) -> Any:
+    """``{service: state}`` without what a repeated same-value write may move
+    while recording nothing done: timestamps, and each state's top-level
+    counters (id counters, clock, revision)."""
+    if isinstance(node, dict):
+        return {k: _substance(v, depth + 1) for k, v in node.items()
+                if not (depth == 1 and k in _COUNTERS)}
+    if isinstance(node, list):
+        return [_substance(v, depth + 1) for v in node]
+    if isinstance(node, str) and _STAMP.fullmatch(node):
+        return "<time>"
+    return node
+
+
+_COUNTERS = frozenset({"counters", "clock", "revision"})
 
 
 def _dump(task: Task) -> tuple[World, str]:
     seen: list[Any] = []
     world = replay(task, seen=seen)
-    values = dict.fromkeys(_leaves(seen))
+    # Tool results only: service and tool listings name no record's value.
+    results = [res for mc, res in zip(task.reference, seen) if mc.name == "call_tool"]
+    values = dict.fromkeys(_leaves(results))
     return world, " ".join([task.reference_answer or "", *values])
 
 
