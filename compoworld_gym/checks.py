@@ -149,30 +149,37 @@ class AnswerContains(_Check):
     whitespace-normalised; with ``any_of``, at least one: the spellings of one
     value), must name at most ``allowance`` of the ``candidates`` (the values
     it could be confused with: planted decoys and every other value of the
-    same entity type in the mounted state) and must be at most ``max_chars``
-    long. A candidate is named when it appears as a whole token (not inside
-    a longer id or number). So an answer that dumps every value seen names
-    candidates and fails, while one that reports the value, with any honest
-    account of the values the task itself used, passes."""
+    same entity type in the mounted state), at most ``max_others`` of the
+    ``others`` (the other values of the records the work reads) and must be
+    at most ``max_chars`` long. A value is named when it appears as a whole
+    token (not inside a longer id or number). So an answer that dumps every
+    value seen fails, while one that reports the value, with any honest
+    account of what the task itself said and wrote, passes
+    (:mod:`compoworld_gym.answers` fills both lists)."""
 
     kind: Literal["answer_contains"] = "answer_contains"
     values: list[str] = Field(min_length=1)
     any_of: bool = False
     candidates: list[str] = Field(default_factory=list, description="Confusable values the answer must not name.")
     allowance: int = Field(default=0, ge=0, description="How many candidates an answer may name besides the values.")
+    others: list[str] = Field(default_factory=list, description="Other values of the records the work reads.")
+    max_others: int = Field(default=3, ge=0, description="How many of ``others`` an answer may name.")
     max_chars: int = Field(default=2000, ge=1)
 
     def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
                  call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
         """The answer (at most ``max_chars``) contains every value (with
-        ``any_of``: one) and names at most ``allowance`` candidates."""
+        ``any_of``: one), names at most ``allowance`` candidates and at most
+        ``max_others`` others."""
         if answer is not None and len(answer) > self.max_chars:
             return False
         text = _norm_text(answer or "")
         hits = [_norm_text(v) in text for v in self.values]
         if not (any(hits) if self.any_of else all(hits)):
             return False
-        return not self.candidates or _named(text, tuple(self.candidates)) <= self.allowance
+        if self.candidates and _named(text, tuple(self.candidates)) > self.allowance:
+            return False
+        return not self.others or _named(text, tuple(self.others)) <= self.max_others
 
 
 def _named(text: str, values: tuple[str, ...]) -> int:

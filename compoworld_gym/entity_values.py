@@ -103,4 +103,16 @@ def values_of_type(states: dict[str, Any], etype: str) -> list[Any]:
     return list(out)
 
 
-__all__ = ["Path", "entity_paths", "values_of_type"]
+def typed_values(states: dict[str, Any]) -> dict[Any, set[str]]:
+    """``{value: entity types it is held under}`` for every typed value of ``states``."""
+    out: dict[Any, set[str]] = {}
+    for service, state in states.items():
+        for etype, paths in entity_paths(service).items():
+            for path in paths:
+                for value in _at(state, path):
+                    if value not in (None, "") and not isinstance(value, (dict, list, bool)):
+                        out.setdefault(value, set()).add(etype)
+    return out
+
+
+__all__ = ["Path", "entity_paths", "typed_values", "values_of_type"]

@@ -133,8 +133,12 @@ def fit_checks(checks: Iterable[Check], fp: Footprint, services: Iterable[str]) 
     return out
 
 
-def reference_footprint(task: Task) -> Footprint:
-    """The footprint of ``task``'s reference, run on a fresh world.
+def run_reference(task: Task) -> tuple[dict[str, Any], dict[str, Any], list[Any]]:
+    """Run ``task``'s reference on a fresh world.
+
+    Returns:
+        ``(initial states, final states, tool results)`` with the states of
+        every mounted service and the ``data`` of each ``call_tool`` result.
 
     Raises:
         ValueError: a reference call failed.
@@ -145,21 +149,31 @@ def reference_footprint(task: Task) -> Footprint:
     world = mount(task)
     names = [*task.services, *task.distractors]
     initial = world.states(names)
+    seen = []
     for mc in task.reference:
         res = dispatch(world, mc.name, mc.arguments)
         if res.get("success") is False:
             raise ValueError(f"task {task.id}: reference call {mc.arguments} failed: {res['error']['message']}")
-    return footprint(initial, world.states(names))
+        if mc.name == "call_tool":
+            seen.append(res.get("data"))
+    return initial, world.states(names), seen
 
 
 def fit_task(task: Task) -> Task:
-    """``task`` with its guards fitted to its reference's footprint (see :func:`fit_checks`).
+    """``task`` with its guards fitted to its reference's footprint (see
+    :func:`fit_checks`) and its answer items to what the reference saw (see
+    :func:`compoworld_gym.answers.fit_answers`).
 
     Raises:
         ValueError: a reference call failed.
     """
-    checks = fit_checks(task.checks, reference_footprint(task), [*task.services, *task.distractors])
+    from compoworld_gym.answers import fit_answers, said_text
+
+    initial, final, seen = run_reference(task)
+    checks = fit_checks(task.checks, footprint(initial, final), [*task.services, *task.distractors])
+    checks = fit_answers(checks, states=initial, seen=seen, decoys=task.decoys,
+                         said=said_text(task.instruction, task.reference, task.reference_answer))
     return task.model_copy(update={"checks": checks})
 
 
-__all__ = ["CONFINED_ID", "Footprint", "Written", "fit_checks", "fit_task", "footprint", "reference_footprint"]
+__all__ = ["CONFINED_ID", "Footprint", "Written", "fit_checks", "fit_task", "footprint", "run_reference"]

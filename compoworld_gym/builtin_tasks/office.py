@@ -205,6 +205,7 @@ def incident_postmortem() -> Task:
             mail_only_to("mail_scope", gmail, [facts["email"]], "Mail only to on-call."),
             slack_only("chat_scope", slack, "Posts only in the incidents channel.", channel_id={"$in": [ch]}),
             calendar_only_with("calendar_scope", people, "No existing event changed; new events invite only the post-mortem people."),
+            answer("reports_time", "Final answer gives the post-mortem time.", slot["start"][11:16]),
         ],
         reference=[
             call("search_articles", query="incident"),
@@ -215,7 +216,7 @@ def incident_postmortem() -> Task:
             call("create_event", summary="INC-CHECKOUT post-mortem", start=slot["start"], end=slot["end"],
                  attendees=people, description="Post-mortem of the checkout outage."),
         ],
-        reference_answer=f"Post-mortem booked for {slot['start']}.",
+        reference_answer=f"Post-mortem booked on 2026-01-16 at {slot['start'][11:16]}.",
         domain="devops", capabilities=["sequential-dependency", "cross-env-constraint", "data-transformation"],
     )
 

@@ -138,6 +138,7 @@ def account_takeover() -> Task:
                          requester_email="irene.vasquez@fastmail.example").model_copy(update={"guard": True}),
             only_tickets("only_this_ticket", [tid], "No other ticket was changed."),
             slack_only("chat_scope", slack, "Posts only in the security channel.", channel_id={"$in": [ch]}),
+            answer("reports_ticket", "The summary names the ticket handled.", tid),
         ],
         reference=[
             call("search_tickets", query="logged into my account"),
@@ -226,12 +227,14 @@ def chargeback() -> Task:
         id="builtin-chargeback", services=["helpdesk", "knowledge_base"], distractors=distractors(8),
         today=TODAY, initial_state={"knowledge_base": kb, "helpdesk": desk},
         instruction=("A chargeback notice came in as a ticket today. Prepare it for the team that must answer "
-                     "it, following the operations manual. Do not touch unrelated tickets."),
+                     "it, following the operations manual. Do not touch unrelated tickets. Tell me who owns "
+                     "it now."),
         checks=[
             ticket_is("tag", tid, "Tagged as the rule says.", tags={"$contains": facts["tag"]}),
             ticket_is("priority", tid, "Priority as the rule says.", priority=facts["priority"]),
             ticket_is("finance_owner", tid, "Owned by the finance team.", assignee_email={"$in": finance}),
             only_tickets("others_untouched", [tid], "No unrelated ticket was changed."),
+            answer("reports_owner", "Final answer names the new owner.", finance[0]),
         ],
         reference=[
             call("search_tickets", query="chargeback"),
@@ -240,7 +243,7 @@ def chargeback() -> Task:
             call("update_ticket", ticket_id=tid, priority=facts["priority"], assignee_email=finance[0],
                  add_tags=[facts["tag"]]),
         ],
-        reference_answer=f"{tid} tagged chargeback, priority high, assigned to finance.",
+        reference_answer=f"{tid} tagged chargeback, priority high, now owned by {finance[0]} (finance).",
         domain="finance", capabilities=["source-of-truth", "negative-check"],
     )
 
@@ -259,13 +262,14 @@ def merge_duplicates() -> Task:
         today=TODAY, initial_state={"helpdesk": desk, "gmail": gmail},
         instruction=("Nadia Petrov opened two tickets about the same CSV export problem. Keep the one she "
                      "opened first, merge the other into it, and email her the ticket number we will use "
-                     "from now on."),
+                     "from now on. Tell me that number too."),
         checks=[
             ticket_is("newer_closed", newer, "The newer duplicate was merged (closed).", status="closed"),
             ticket_is("older_open", older, "The older ticket stays open.", status={"$ne": "closed"}).model_copy(update={"guard": True}),
             sent_email("told_customer", who["requester_email"], "Customer told the surviving ticket id.", older),
             only_tickets("only_these", [older, newer], "No other ticket was changed."),
             mail_only_to("mail_scope", gmail, [who["requester_email"]], "Mail only to the customer."),
+            answer("reports_kept", "Final answer names the ticket kept.", older),
         ],
         reference=[
             call("search_tickets", requester_email=who["requester_email"]),
@@ -273,7 +277,7 @@ def merge_duplicates() -> Task:
             call("send_message", to=[who["requester_email"]], subject="Your CSV export tickets",
                  body=f"We merged your two tickets; please refer to {older} from now on."),
         ],
-        reference_answer=f"Merged {newer} into {older} and emailed Nadia.",
+        reference_answer=f"We keep {older}; the duplicate is merged into it and Nadia was emailed.",
         decoys=[Decoy(kind="other-record", truth=older, decoy=newer, what="the ticket that survives")],
         domain="support", capabilities=["ranked-selection", "sequential-dependency"],
     )
@@ -301,7 +305,8 @@ def latest_instruction_wins() -> Task:
         today=TODAY, initial_state={"slack": slack, "helpdesk": desk},
         instruction=("Luis Ortega left instructions about one of our tickets in the #support-escalations "
                      "channel, including a thread. Carry out what he asked; if he changed his mind, his "
-                     "latest message wins. Confirm in the thread when done, naming the ticket."),
+                     "latest message wins. Confirm in the thread when done, naming the ticket, and tell me "
+                     "who owns it now."),
         checks=[
             ticket_is("priority", tid, "Priority from the latest message.", priority="low"),
             ticket_is("owner", tid, "Owner from the latest message.", assignee_email="grace.okafor@company.example"),
@@ -310,6 +315,7 @@ def latest_instruction_wins() -> Task:
                          description="Confirmation naming the ticket posted in the thread."),
             only_tickets("only_this_ticket", [tid], "No other ticket was changed."),
             slack_only("chat_scope", slack, "Only a reply in that thread.", thread_ts=root),
+            answer("reports_owner", "Final answer names the owner from the latest message.", "Grace Okafor"),
         ],
         reference=[
             call("slack_get_channel_history", channel_id=ch, limit=10),

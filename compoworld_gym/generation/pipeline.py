@@ -24,6 +24,7 @@ from faker import Faker
 
 from compoworld_gym.catalog import get_service, service_names
 from compoworld_gym.composition import Composition, add_distractors
+from compoworld_gym.answers import fit_answers, said_text
 from compoworld_gym.footprint import fit_checks
 from compoworld_gym.generation.config import TODAY, GenerationConfig
 from compoworld_gym.generation.context import Ctx
@@ -169,7 +170,12 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
         return None
     with _Timer(stats, "submit"):
         # Guards fitted to what the verified reference wrote: nothing twice, nothing elsewhere.
-        plan_design.checks = fit_checks(plan_design.checks, verdict.footprint, [*services, *listed.distractors])
+        checks = fit_checks(plan_design.checks, verdict.footprint, [*services, *listed.distractors])
+        # Answer items also list the other values the reference's reads returned (a dump names them).
+        plan_design.checks = fit_answers(checks, states=plan_design.initial_state, seen=verdict.seen,
+                                         decoys=plan_design.decoys, said=said_text(
+                                             plan_design.instruction, plan_design.reference,
+                                             plan_design.reference_answer))
         plan_design.guards = [c.id for c in plan_design.checks if c.is_guard]
         task = build_task(plan_design, task_id=task_id, seed=seed, today=cfg.today,
                           stage_stats={"checks": len(plan_design.checks),

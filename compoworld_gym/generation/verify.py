@@ -55,12 +55,15 @@ class Verdict:
         footprint: what the reference wrote (see
             :func:`compoworld_gym.footprint.footprint`), for fitting the
             task's guards to it; empty when rejected.
+        seen: the ``data`` of each reference tool result (for fitting the
+            answer items, :func:`compoworld_gym.answers.fit_answers`).
     """
 
     ok: bool
     reason: str = ""
     replays: int = 0
     footprint: Footprint = field(default_factory=dict)
+    seen: list[Any] = field(default_factory=list)
 
 
 def _fail(reason: str, replays: int) -> Verdict:
@@ -102,11 +105,13 @@ class _Run:
     world: World
     steps: dict[int, tuple[str, str, bool, int]]
     before: dict[int, bytes]
+    seen: list[Any] = field(default_factory=list)
 
 
 def _first_run(task: Task, world: World) -> tuple[_Run, Optional[str]]:
     steps: dict[int, tuple[str, str, bool, int]] = {}
     before: dict[int, bytes] = {}
+    seen: list[Any] = []
     written: set[str] = set()
     for i, mc in enumerate(task.reference):
         route = world.resolve(str(mc.arguments.get("tool_name", ""))) if mc.name == "call_tool" else None
@@ -122,7 +127,9 @@ def _first_run(task: Task, world: World) -> tuple[_Run, Optional[str]]:
                                                 f"{result['error']['message']}")
         if route is not None and len(world.call_log) > n_log:
             steps[i] = (route[0].name, route[1].name, route[1].read_only, n_log)
-    return _Run(world, steps, before), None
+        if mc.name == "call_tool":
+            seen.append(result.get("data"))
+    return _Run(world, steps, before, seen), None
 
 
 def _written(run: _Run) -> set[str]:
@@ -292,7 +299,7 @@ def verify(task: Task, guards: Optional[Iterable[str]] = None, mounted: Optional
     idle = [c.id for c in task.checks if c.id not in covered and c.id not in guards]
     if idle:
         return _fail(f"unaffected-check: no reference step affects {idle}", 2 + replays)
-    return Verdict(ok=True, replays=2 + replays, footprint=footprint(initial, final))
+    return Verdict(ok=True, replays=2 + replays, footprint=footprint(initial, final), seen=run.seen)
 
 
 def _unroutable(task: Task) -> Optional[str]:

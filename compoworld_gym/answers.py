@@ -1,0 +1,106 @@
+"""What a final answer may name, fitted to a task's state and reference.
+
+A report item (:class:`~compoworld_gym.checks.AnswerContains`) passes when
+the answer names the requested value(s), none of its ``candidates`` (the
+values it could be confused with) and at most ``max_others`` of its
+``others`` (the other values of the records the work reads). So an answer
+that dumps every value it saw fails, while an honest one passes: it reports
+the value and may recount what the task itself said and wrote.
+
+:func:`fit_answers` fills both lists:
+
+* ``candidates`` (kept when the item already has them, as generated tasks
+  do): every other value of the requested value's entity type in the
+  mounted states (task services and distractors), and the task's decoys of
+  the requested value;
+* ``others``: every typed value (an id, an email, a name, an amount, a date)
+  that the reference's tool results returned, besides those.
+
+Values the task itself states or writes (its instruction, the reference's
+call arguments and answer) are never listed: repeating them is honest.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+from compoworld_gym.checks import AnswerContains, Check
+from compoworld_gym.entity_values import typed_values
+from compoworld_gym.tasks import Decoy
+
+#: Shorter values ("US", "12.5") would match inside honest text.
+MIN_CHARS = 5
+
+
+def forms(value: Any) -> list[str]:
+    """How a value is written in text: amounts with two decimals, with and without thousands commas."""
+    if isinstance(value, float):
+        return list(dict.fromkeys([f"{value:.2f}", f"{value:,.2f}"]))
+    return [str(value)]
+
+
+def leaves(node: Any) -> list[Any]:
+    """The scalar values (text, amounts) of a JSON tree, in order."""
+    if isinstance(node, dict):
+        return [x for v in node.values() for x in leaves(v)]
+    if isinstance(node, list):
+        return [x for v in node for x in leaves(v)]
+    return [node] if isinstance(node, (str, float)) and node != "" else []
+
+
+def _listable(value: Any, requested: set[str], said: str) -> list[str]:
+    return [f for f in forms(value) if len(f) >= MIN_CHARS and f.casefold() not in requested
+            and f.casefold() not in said]
+
+
+def fit_answers(checks: Iterable[Check], *, states: dict[str, Any], said: str, seen: Any,
+                decoys: Iterable[Decoy] = ()) -> list[Check]:
+    """The checks with every answer item's ``candidates`` and ``others`` filled.
+
+    Args:
+        checks: the task's rubric items.
+        states: the mounted initial states (``{service: state JSON}``: task
+            services and distractors).
+        said: the text the task itself gives or writes (instruction,
+            reference call arguments, reference answer): nothing in it is listed.
+        seen: the reference's tool results (any JSON).
+        decoys: the task's decoys (:attr:`compoworld_gym.tasks.Task.decoys`).
+
+    Returns:
+        The items in order, answer items updated.
+    """
+    index = typed_values(states)
+    said = said.casefold()
+    seen_typed = [v for v in dict.fromkeys(leaves(seen)) if v in index]
+    out: list[Check] = []
+    for c in checks:
+        if isinstance(c, AnswerContains):
+            c = _fit(c, index, said, seen_typed, list(decoys))
+        out.append(c)
+    return out
+
+
+def _fit(item: AnswerContains, index: dict[Any, set[str]], said: str, seen: list[Any],
+         decoys: list[Decoy]) -> AnswerContains:
+    requested = {v.casefold() for v in item.values}
+    candidates = list(item.candidates)
+    if not candidates:
+        types = {t for v, ts in index.items() if any(f.casefold() in requested for f in forms(v)) for t in ts}
+        wrong = [v for v, ts in index.items() if ts & types]
+        wrong += [d.decoy for d in decoys if any(f.casefold() in requested for f in forms(d.truth))]
+        candidates = [f for v in dict.fromkeys(wrong) for f in _listable(v, requested, said)]
+    listed = {f.casefold() for f in candidates}
+    others = [f for v in seen for f in _listable(v, requested, said) if f.casefold() not in listed]
+    return item.model_copy(update={"candidates": list(dict.fromkeys(candidates)),
+                                   "others": list(dict.fromkeys(others))})
+
+
+def said_text(instruction: str, reference: Iterable[Any], answer: str | None) -> str:
+    """The text a task gives or writes itself: instruction, call arguments, answer (``\\x00``-joined)."""
+    import orjson
+
+    args = [orjson.dumps(mc.arguments).decode() for mc in reference]
+    return "\x00".join([instruction, *args, answer or ""])
+
+
+__all__ = ["MIN_CHARS", "fit_answers", "forms", "leaves", "said_text"]
