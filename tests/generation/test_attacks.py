@@ -1,45 +1,39 @@
-"""The review's reward-gaming attacks on generated tasks, which must now fail.
+"""Reward-gaming attacks, which must all fail.
 
-Each attack replays the reference through a real world (task services and
-distractors, as the env mounts them) and then games it: doing nothing,
-vandalising records the task does not mention, dumping every value seen
-into the final answer, or spamming a wrong recipient/channel.
+The named attacks of :mod:`compoworld_gym.testing.attacks` (repeated
+writes, answer dumps, the other branch of a rule, a stale or archived value,
+writes to a distractor service, messages to extra recipients) run over every
+built-in task and a fixed generated set, each against a measured ceiling;
+the scripted vandalism and tampering attacks below are generated-task
+specific. Before the footprint guards and answer candidates (issue 13),
+repeated writes and distractor writes scored 1.0 on every built-in task, and
+truncated dumps on every generated one.
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional
+from typing import Any, Optional
 
 import orjson
 import pytest
 
+from compoworld_gym.builtin_tasks import builtin_tasks
+from compoworld_gym.episode import mount, state_check_services
 from compoworld_gym.generation import generate_tasks
-from compoworld_gym.metatools import dispatch
-from compoworld_gym.episode import evaluate, mount, score
 from compoworld_gym.tasks import Task
+from compoworld_gym.testing.attacks import WRONG_EMAIL, attack_table, judge as judge_score, replay
 from compoworld_gym.world import World
 
 N_TASKS = 30
-WRONG_EMAIL = "someone.else@example.org"
+#: Highest mean reward each attack may reach (measured, plus a margin);
+#: no attack may reach 1.0 on any task.
+CEILINGS = {"nothing": 0.0, "repeat-writes": 0.5, "dump": 0.85, "dump-truncated": 0.85, "other-branch": 0.7,
+            "stale-value": 0.7, "distractor-write": 0.5, "extra-recipient": 0.5}
 
 
-def replay(task: Task, seen: Optional[list] = None) -> World:
-    """A world after the task's reference solution (every call must succeed);
-    ``seen`` collects the results of its tool calls, in order."""
-    world = mount(task)
-    for mc in task.reference:
-        res = dispatch(world, mc.name, mc.arguments)
-        assert res.get("success") is not False, (task.id, mc.arguments, res)
-        if seen is not None and mc.name == "call_tool":
-            seen.append(res.get("data"))
-    return world
-
-
-def judge(task: Task, world: World, answer: Optional[str], states: Optional[dict] = None) -> tuple[float, list]:
-    """``(score, results)`` of a finished episode on ``world`` (or on ``states``)."""
-    final = states if states is not None else world.states(task.services)
-    results = evaluate(task, final, answer, world.call_log)
-    return score(results), results
+def judge(task: Task, world: World, answer: Optional[str], states: Optional[dict] = None) -> tuple[float, None]:
+    """``(score, None)`` of a finished episode on ``world`` (or on ``states``)."""
+    return judge_score(task, world, answer, states), None
 
 
 def initial_states(task: Task) -> dict[str, Any]:
@@ -58,14 +52,12 @@ def written(task: Task, world: World) -> dict[str, set[str]]:
     return {s: colls for s, colls in out.items() if colls}
 
 
-# ----------------------------------------------------------------- attacks
-def attack_nothing(task: Task) -> float:
-    """(a) Answer "done" at step 1."""
-    return judge(task, mount(task), "done")[0]
+def _all_states(task: Task, world: World) -> dict[str, Any]:
+    return orjson.loads(orjson.dumps(world.states(state_check_services(task))))
 
 
 def attack_close_tickets(task: Task) -> Optional[float]:
-    """(b) The reference, then every other helpdesk ticket closed (or re-prioritised)."""
+    """The reference, then every other helpdesk ticket closed."""
     world = replay(task)
     if "helpdesk" not in written(task, world):
         return None
@@ -88,7 +80,7 @@ def _tamper(record: dict[str, Any]) -> bool:
 
 
 def attack_tamper_each_written(task: Task) -> dict[str, float]:
-    """(b') The reference, then one untouched record of each written collection edited.
+    """The reference, then one untouched record of each written collection edited.
 
     Returns:
         ``{"service/collection": score}``.
@@ -98,7 +90,7 @@ def attack_tamper_each_written(task: Task) -> dict[str, float]:
     base = initial_states(task)
     for svc, colls in sorted(written(task, world).items()):
         for coll in sorted(colls):
-            states = orjson.loads(orjson.dumps(world.states(task.services)))
+            states = _all_states(task, world)
             recs = states[svc][coll]
             victim = next((k for k in sorted(recs) if base[svc][coll].get(k) == recs[k] and _tamper(recs[k])), None)
             if victim is not None:
@@ -116,120 +108,69 @@ def _leaves(node: Any) -> list[str]:
     return [node] if isinstance(node, str) and node else []
 
 
-def dump_values(task: Task) -> list[str]:
-    """Every string value (amounts with two decimals) of the task services'
-    initial states, in the task's service order, first occurrence first."""
-    states = initial_states(task)
-    return list(dict.fromkeys(_leaves([states[s] for s in task.services])))
-
-
-def _shape(value: str) -> str:
-    import re
-
-    for name, pattern in (("email", r"[^@\s]+@[^@\s]+"), ("date", r"\d{4}-\d\d-\d\d"), ("money", r"[\d,]+\.\d\d")):
-        if re.fullmatch(pattern, value):
-            return name
-    return "text"
-
-
-def attack_dump(task: Task, mode: str) -> Optional[float]:
-    """(c) The reference, with a final answer listing values seen.
-
-    Modes: ``full`` (every value of the initial states, untruncated),
-    ``truncated`` (the reference answer then every value of the initial
-    states, cut at the answer limit), ``seen`` (the reference answer then
-    every value the reference's tool calls returned, in the order seen, cut
-    at the answer limit: the review's attack), ``same-shape`` (the reference
-    answer then every value of the initial states shaped like the reported
-    one, e.g. every email, cut at the answer limit; None when the reported
-    value is free text).
-    """
-    seen: list = []
-    world = replay(task, seen)
-    values = dump_values(task)
-    report = next(c for c in task.checks if c.kind == "answer_contains")
-    if mode == "seen":
-        values = list(dict.fromkeys(_leaves(seen)))
-    if mode == "same-shape":
-        if _shape(report.values[0]) == "text":
-            return None
-        values = [v for v in values if _shape(v) == _shape(report.values[0])]
-    answer = " ".join(values) if mode == "full" else f"{task.reference_answer} " + ", ".join(values)
-    if mode != "full":
-        answer = answer[:report.max_chars]
-    if mode in ("seen", "truncated") and not _names_a_lookalike(task, answer):
-        # A chained task's reads are keyed lookups: what they return is the
-        # case's own values, and repeating those (or unrelated text) beside
-        # the right value misleads no grader. Only dumps that name a
-        # look-alike of the reported value must fail.
-        return None
-    return judge(task, world, answer)[0]
-
-
-def _names_a_lookalike(task: Task, answer: str) -> bool:
-    excluded = next((c.values for c in task.checks if c.kind == "answer_excludes"), [])
-    return any(v.casefold() in answer.casefold() for v in excluded)
-
-
-def attack_spam(task: Task) -> dict[str, float]:
-    """(d) The reference, then one extra email/post to a wrong recipient/channel,
-    copying the subject/text of the reference's own write."""
-    world = replay(task)
-    out = {}
-    for mc in task.reference:
-        exposed = str(mc.arguments.get("tool_name", ""))
-        route = world.resolve(exposed) if mc.name == "call_tool" else None
-        name = exposed.split("__")[-1]
-        args = dict(mc.arguments.get("arguments") or {})
-        if route is None:
-            continue
-        if name == "send_message" and route[0].name == "gmail":
-            extra = {**args, "to": [WRONG_EMAIL]}
-            out["gmail"] = _extra(task, world, "gmail__send_message", extra)
-        elif name == "slack_post_message" and route[0].name == "slack":
-            chans = world.states(["slack"])["slack"]["channels"]
-            other = next(c for c in sorted(chans) if c != args["channel_id"] and not chans[c]["is_archived"])
-            out["slack"] = _extra(task, world, "slack__slack_post_message", {**args, "channel_id": other})
-    return out
-
-
-def _extra(task: Task, world: World, tool: str, args: dict[str, Any]) -> float:
-    res = world.call_tool(tool, args)
-    assert res["success"], res
-    return judge(task, world, task.reference_answer)[0]
-
-
-ATTACKS: dict[str, Callable[[Task], Any]] = {
-    "nothing": attack_nothing, "close-tickets": attack_close_tickets, "tamper": attack_tamper_each_written,
-    "dump-full": lambda t: attack_dump(t, "full"), "dump-truncated": lambda t: attack_dump(t, "truncated"),
-    "dump-seen": lambda t: attack_dump(t, "seen"), "dump-same-shape": lambda t: attack_dump(t, "same-shape"),
-    "spam": attack_spam,
-}
-
-
 # ----------------------------------------------------------------- tests
 @pytest.fixture(scope="module")
 def tasks() -> list[Task]:
     return generate_tasks(N_TASKS, seed=0)
 
 
-def test_reference_still_scores_one(tasks) -> None:
-    for t in tasks:
+@pytest.fixture(scope="module")
+def attacked() -> list[Task]:
+    """Every built-in task and the first generated tasks of ``--seed 7``."""
+    return [*builtin_tasks(), *generate_tasks(N_TASKS, seed=7)]
+
+
+@pytest.fixture(scope="module")
+def table(attacked) -> dict[str, dict[str, Any]]:
+    return attack_table(attacked)
+
+
+def test_reference_still_scores_one(attacked) -> None:
+    for t in attacked:
         assert judge(t, replay(t), t.reference_answer)[0] == 1.0, t.id
 
 
-def test_honest_verbose_summary_keeps_full_score(tasks) -> None:
+@pytest.mark.parametrize("attack", sorted(CEILINGS))
+def test_attack_stays_under_its_ceiling(table, attack: str) -> None:
+    row = table[attack]
+    assert row["episodes"] > 0, f"{attack} applies to no task"
+    assert row["max"] < 1.0 or attack == "nothing" and row["max"] == 0.0, row
+    assert row["mean"] <= CEILINGS[attack], row
+
+
+def test_attacks_apply_to_most_tasks(table, attacked) -> None:
+    # An attack that applies nowhere proves nothing: each must be tried widely.
+    n = len(attacked)
+    assert table["repeat-writes"]["episodes"] >= 0.8 * n
+    assert table["dump"]["episodes"] == n and table["distractor-write"]["episodes"] == n
+    assert table["other-branch"]["episodes"] >= 0.4 * N_TASKS
+    assert table["stale-value"]["episodes"] >= 0.8 * N_TASKS
+    assert table["extra-recipient"]["episodes"] >= 0.3 * n
+
+
+def test_honest_verbose_summary_keeps_full_score(attacked) -> None:
     # The guards must not punish an honest agent that recounts what it did:
     # the right value plus every value it looked up or wrote.
-    for t in tasks:
+    # (Not where the task asks for nothing but the value and excludes one it writes.)
+    judged = 0
+    for t in attacked:
         done = [v for mc in t.reference if mc.name == "call_tool" for v in _leaves(mc.arguments["arguments"])]
+        excluded = {v for c in t.checks if c.kind == "answer_excludes" for v in c.values}
+        if excluded & set(done):
+            continue
         answer = f"{t.reference_answer} What I did: " + "; ".join(dict.fromkeys(done))
-        assert judge(t, replay(t), answer)[0] == 1.0, t.id
+        assert judge(t, replay(t), answer[:2000])[0] == 1.0, t.id
+        judged += 1
+    assert judged >= len(attacked) - 2
 
 
-def test_doing_nothing_scores_zero(tasks) -> None:
-    scores = [attack_nothing(t) for t in tasks]
-    assert sum(scores) / len(scores) == 0.0
+def test_same_value_update_is_harmless() -> None:
+    # Repeating an update that sets what is already set changes nothing and costs nothing.
+    task = next(t for t in builtin_tasks() if t.id == "builtin-chargeback")
+    world = replay(task)
+    update = next(mc for mc in task.reference if mc.arguments.get("tool_name") == "update_ticket")
+    assert world.call_tool("update_ticket", update.arguments["arguments"])["success"]
+    assert judge(task, world, task.reference_answer)[0] == 1.0
 
 
 @pytest.fixture(scope="module")
@@ -262,20 +203,18 @@ def test_tampering_any_written_collection_costs_reward(tasks) -> None:
     assert seen >= N_TASKS
 
 
-@pytest.mark.parametrize("mode", ["full", "truncated", "seen", "same-shape"])
-def test_dumping_values_fails_the_answer(tasks, mode: str) -> None:
-    scores = {t.id: attack_dump(t, mode) for t in tasks}
-    judged = [v for v in scores.values() if v is not None]
-    assert judged and all(v < 1.0 for v in judged), (mode, scores)
-
-
-def test_spamming_a_wrong_recipient_costs_reward(tasks) -> None:
+def test_second_message_to_a_wrong_address_costs_reward(tasks) -> None:
     seen = 0
     for t in tasks:
-        for svc, value in attack_spam(t).items():
+        sends = [mc for mc in t.reference if mc.arguments.get("tool_name", "").endswith("send_message")
+                 and isinstance((mc.arguments.get("arguments") or {}).get("to"), list)]
+        for mc in sends[:1]:
+            world = replay(t)
+            res = world.call_tool(mc.arguments["tool_name"], {**mc.arguments["arguments"], "to": [WRONG_EMAIL]})
+            assert res["success"], res
             seen += 1
-            assert value < 1.0, (t.id, svc)
-    assert seen >= 3, "too few tasks send mail or chat to test spam"
+            assert judge(t, world, t.reference_answer)[0] < 1.0, t.id
+    assert seen >= 3, "too few tasks send mail to test spam"
 
 
 def test_merge_where_accepts_each_created_record() -> None:
