@@ -17,7 +17,7 @@ def test_round_trip_jsonl(tmp_path):
     assert save_tasks(TASKS, path) == len(TASKS)
     loaded = load_tasks(path)
     assert [t.model_dump(mode="json") for t in loaded] == [t.model_dump(mode="json") for t in TASKS]
-    assert all('"schema_version":2' in line for line in path.read_text().splitlines())
+    assert all('"schema_version":3' in line for line in path.read_text().splitlines())
 
 
 #: A task line as version 1 wrote it: the guard flag was called ``negative``.
@@ -58,11 +58,11 @@ def _scores(task):
             score(evaluate(task, vandal.states(), "Solved TCK-0001.", vandal.call_log))]
 
 
-def test_version_1_line_loads_scores_as_before_and_saves_as_version_2(tmp_path):
+def test_version_1_line_loads_scores_as_before_and_saves_as_version_3(tmp_path):
     old = tmp_path / "v1.jsonl"
     old.write_text(V1_LINE + "\n")
     [task] = load_tasks(old)
-    assert task.schema_version == 2
+    assert task.schema_version == 3
     assert [(c.id, c.guard, c.is_guard) for c in task.checks] == [
         ("solved", None, False), ("pending_kept", True, True), ("untouched", None, True),
         ("report", None, False)]
@@ -71,9 +71,17 @@ def test_version_1_line_loads_scores_as_before_and_saves_as_version_2(tmp_path):
     new = tmp_path / "v2.jsonl"
     save_tasks([task], new)
     line = new.read_text()
-    assert '"schema_version":2' in line and '"guard":true' in line and '"negative"' not in line
+    assert '"schema_version":3' in line and '"guard":true' in line and '"negative"' not in line
     [again] = load_tasks(new)
     assert again == task and _scores(again) == [0.0, 1.0, 0.25]
+
+
+def test_version_2_line_loads_as_version_3(tmp_path):
+    v2 = tmp_path / "v2.jsonl"
+    v2.write_text(V1_LINE.replace('"schema_version":1', '"schema_version":2').replace('"negative"', '"guard"') + "\n")
+    [task] = load_tasks(v2)
+    assert task.schema_version == 3 and task.decoys == []
+    assert _scores(task) == [0.0, 1.0, 0.25]
 
 
 def test_negative_key_in_a_version_2_line_says_how_to_fix(tmp_path):

@@ -268,6 +268,10 @@ def verify(task: Task, guards: Optional[Iterable[str]] = None, mounted: Optional
     blobs = _blobs(task)
     world = _mount(task, blobs, mounted)
     initial = {n: orjson.loads(blobs[n]) for n in sorted(blobs)}
+    # Distractors are not mounted: no reference call routes to them
+    # (_unroutable), so each is the same (empty) state before and after.
+    untouched: dict[str, Any] = {}
+    initial.update({d: untouched for d in task.distractors})
     reason = _judge_reset(task, initial, guards)
     if reason:
         return _fail(reason, 0)

@@ -22,7 +22,7 @@ from compoworld_gym.generation.plan import plan
 from compoworld_gym.generation.solve import solve
 from compoworld_gym.generation.wording import render
 from compoworld_gym.metatools import dispatch
-from compoworld_gym.episode import evaluate, mount, score
+from compoworld_gym.episode import evaluate, mount, score, state_check_services
 
 LINKS = available_links()
 
@@ -49,12 +49,12 @@ def test_counterfactual_rejects_a_service_nothing_uses() -> None:
     lazy = _spec([ActionSpec(email, {"to": ("hop", 0, "email")}, ("hop", 0, "person_name"))], hops)
     base = explore_states(lazy.services, 0, TODAY)
     planted = materialize(lazy, base, TODAY, Faker())
-    reason, verdicts = counterfactual(lazy, base, TODAY, Faker(), planted, solve(lazy, planted, TODAY))
+    reason, verdicts, _ = counterfactual(lazy, base, TODAY, Faker(), planted, solve(lazy, planted, TODAY))
     assert verdicts["orders"] == "not-needed" and reason == "counterfactual: orders not needed"
     # Quoting the order total makes the order system needed.
     used = _spec([ActionSpec(email, {"to": ("hop", 0, "email")}, ("hop", 1, "money"))], hops)
     planted = materialize(used, base, TODAY, Faker())
-    reason, verdicts = counterfactual(used, base, TODAY, Faker(), planted, solve(used, planted, TODAY))
+    reason, verdicts, _ = counterfactual(used, base, TODAY, Faker(), planted, solve(used, planted, TODAY))
     assert reason is None and verdicts["orders"] == "changes:money" and verdicts["helpdesk"].startswith("changes:")
 
 
@@ -100,7 +100,7 @@ def _wrong_world_scores(seed: int) -> list[float]:
             for mc in w.calls:
                 dispatch(world, "call_tool", {"tool_name": _exposed(world, svc, mc.arguments["tool_name"]),
                                               "arguments": mc.arguments["arguments"]})
-        out.append(score(evaluate(task, world.states(task.services), task.reference_answer, world.call_log)))
+        out.append(score(evaluate(task, world.states(state_check_services(task)), task.reference_answer, world.call_log)))
     return out
 
 

@@ -9,7 +9,7 @@ import pytest
 from compoworld_gym.envs.compoworld_env import CompoWorldEnv
 from compoworld_gym.generation import GenerationStats, generate_tasks, verify
 from compoworld_gym.metatools import dispatch
-from compoworld_gym.episode import evaluate, mount, score
+from compoworld_gym.episode import evaluate, mount, score, state_check_services
 from compoworld_gym.tasks import MetaCall
 
 
@@ -123,12 +123,12 @@ def test_guard_flags_match_meta(tasks) -> None:
     for t in tasks:
         assert {c.id for c in t.checks if c.is_guard} == set(t.meta["guards"]), t.id
         kinds = {c.kind for c in t.checks}
-        assert "only_changed" in kinds and "answer_excludes" in kinds, t.id
+        assert {"only_changed", "writes_confined", "answer_contains"} <= kinds, t.id
 
 
 def test_doing_nothing_scores_zero(tasks) -> None:
     for t in tasks:
-        results = evaluate(t, mount(t).states(t.services), "done", [])
+        results = evaluate(t, mount(t).states(state_check_services(t)), "done", [])
         assert score(results) == 0.0, (t.id, [r.id for r in results if r.passed and not r.guard])
         assert all(r.passed for r in results if r.guard), t.id
 
@@ -172,7 +172,9 @@ def test_rejects_failing_reference(tasks) -> None:
 
 def test_rejects_redundant_reference_step(tasks) -> None:
     # Repeating a write (a second identical email, a second identical due-date
-    # change) makes each copy redundant: removing one breaks no check.
+    # change) is caught: the task's guards allow the reference's footprint
+    # once (a second message breaks them), and a copy that changes nothing
+    # is redundant (removing it breaks no check).
     reasons = []
     for t in tasks[:4]:
         for mc in t.reference:
@@ -180,7 +182,8 @@ def test_rejects_redundant_reference_step(tasks) -> None:
                 verdict = verify(_variant(t, reference=[*t.reference, mc]), t.meta["guards"])
                 assert not verdict.ok
                 reasons.append(verdict.reason.split(":")[0])
-    assert "redundant-step" in reasons
+    assert reasons and set(reasons) <= {"redundant-step", "guard-broken"}, reasons
+    assert "guard-broken" in reasons
 
 
 def test_stats_summary() -> None:
