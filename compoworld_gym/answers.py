@@ -22,7 +22,8 @@ call arguments and answer) are never listed: repeating them is honest.
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+import re
+from typing import Any, Iterable, Optional
 
 from compoworld_gym.checks import AnswerContains, Check
 from compoworld_gym.entity_values import typed_values
@@ -48,13 +49,25 @@ def leaves(node: Any) -> list[Any]:
     return [node] if isinstance(node, (str, float)) and node != "" else []
 
 
+_VALUE_LIKE = re.compile(r"[\d@]")
+
+
+def value_like(seen: Any) -> dict[Any, set[str]]:
+    """A cheap stand-in for :func:`~compoworld_gym.entity_values.typed_values`
+    over what was seen: every amount, and every text with a digit or an ``@``
+    (ids, addresses, dates, phone numbers), as ``{value: {"value"}}``. The
+    generator uses it, since indexing every planted state per task costs
+    more than the rest of the report."""
+    return {v: {"value"} for v in leaves(seen) if isinstance(v, float) or _VALUE_LIKE.search(v)}
+
+
 def _listable(value: Any, requested: set[str], said: str) -> list[str]:
     return [f for f in forms(value) if len(f) >= MIN_CHARS and f.casefold() not in requested
             and f.casefold() not in said]
 
 
 def fit_answers(checks: Iterable[Check], *, states: dict[str, Any], said: str, seen: Any,
-                decoys: Iterable[Decoy] = ()) -> list[Check]:
+                decoys: Iterable[Decoy] = (), index: Optional[dict[Any, set[str]]] = None) -> list[Check]:
     """The checks with every answer item's ``candidates`` and ``others`` filled.
 
     Args:
@@ -65,11 +78,12 @@ def fit_answers(checks: Iterable[Check], *, states: dict[str, Any], said: str, s
             reference call arguments, reference answer): nothing in it is listed.
         seen: the reference's tool results (any JSON).
         decoys: the task's decoys (:attr:`compoworld_gym.tasks.Task.decoys`).
+        index: ``typed_values(states)`` when the caller has it already.
 
     Returns:
         The items in order, answer items updated.
     """
-    index = typed_values(states)
+    index = typed_values(states) if index is None else index
     said = said.casefold()
     seen_typed = [v for v in dict.fromkeys(leaves(seen)) if v in index]
     out: list[Check] = []
@@ -103,4 +117,4 @@ def said_text(instruction: str, reference: Iterable[Any], answer: str | None) ->
     return "\x00".join([instruction, *args, answer or ""])
 
 
-__all__ = ["MIN_CHARS", "fit_answers", "forms", "leaves", "said_text"]
+__all__ = ["MIN_CHARS", "fit_answers", "forms", "leaves", "said_text", "value_like"]

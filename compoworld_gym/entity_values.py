@@ -19,7 +19,7 @@ Example:
 from __future__ import annotations
 
 import functools
-from typing import Any, Iterator
+from typing import Any, Iterator, Optional
 
 from compoworld_gym.catalog import get_service
 
@@ -72,47 +72,65 @@ def entity_paths(service: str) -> dict[str, tuple[Path, ...]]:
     return {tag: tuple(paths) for tag, paths in out.items()}
 
 
-def _at(node: Any, path: Path) -> Iterator[Any]:
-    if not path:
-        yield node
-        return
-    head, rest = path[0], path[1:]
-    if head == "*" and isinstance(node, dict):
-        for value in node.values():
-            yield from _at(value, rest)
-    elif head == "[]" and isinstance(node, list):
-        for value in node:
-            yield from _at(value, rest)
-    elif isinstance(node, dict) and head in node:
-        yield from _at(node[head], rest)
+@functools.lru_cache(maxsize=None)
+def _trie(service: str, only: Optional[str] = None) -> dict[str, Any]:
+    """The service's entity paths (of type ``only``, or all) as a trie:
+    ``{step: subtrie}``, with the types tagged at a node under the key ``None``."""
+    root: dict[Any, Any] = {}
+    for etype, paths in entity_paths(service).items():
+        if only is not None and etype != only:
+            continue
+        for path in paths:
+            node = root
+            for step in path:
+                node = node.setdefault(step, {})
+            node.setdefault(None, []).append(etype)
+    return root
 
 
-def values_of_type(states: dict[str, Any], etype: str) -> list[Any]:
-    """Every value of entity type ``etype`` held by ``states`` (``{service:
-    state JSON}``), first occurrence first, in service then path order.
-
-    Values are as the JSON holds them (amounts as numbers, dates as ISO
-    text); None and empty strings are left out.
-    """
-    out: dict[Any, None] = {}
-    for service, state in states.items():
-        for path in entity_paths(service).get(etype, ()):
-            for value in _at(state, path):
-                if value not in (None, "") and not isinstance(value, (dict, list, bool)):
-                    out.setdefault(value, None)
-    return list(out)
+def _typed(service: str, state: Any, only: Optional[str] = None) -> Iterator[tuple[Any, list[str]]]:
+    """``(value, its entity types)`` for every tagged value (of type
+    ``only``, or any) of one state: one pass, whatever the number of types."""
+    stack = [(state, _trie(service, only))]
+    while stack:
+        node, trie = stack.pop()
+        types = trie.get(None)
+        if types is not None and node not in (None, "") and not isinstance(node, (dict, list, bool)):
+            yield node, types
+        for step, sub in trie.items():
+            if step is None:
+                continue
+            if step == "*":
+                if isinstance(node, dict):
+                    stack.extend((v, sub) for v in reversed(list(node.values())))
+            elif step == "[]":
+                if isinstance(node, list):
+                    stack.extend((v, sub) for v in reversed(node))
+            elif isinstance(node, dict) and step in node:
+                stack.append((node[step], sub))
 
 
 def typed_values(states: dict[str, Any]) -> dict[Any, set[str]]:
     """``{value: entity types it is held under}`` for every typed value of ``states``."""
     out: dict[Any, set[str]] = {}
     for service, state in states.items():
-        for etype, paths in entity_paths(service).items():
-            for path in paths:
-                for value in _at(state, path):
-                    if value not in (None, "") and not isinstance(value, (dict, list, bool)):
-                        out.setdefault(value, set()).add(etype)
+        for value, types in _typed(service, state):
+            out.setdefault(value, set()).update(types)
     return out
+
+
+def values_of_type(states: dict[str, Any], etype: str) -> list[Any]:
+    """Every value of entity type ``etype`` held by ``states`` (``{service:
+    state JSON}``), each once, in service order.
+
+    Values are as the JSON holds them (amounts as numbers, dates as ISO
+    text); None and empty strings are left out.
+    """
+    out: dict[Any, None] = {}
+    for service, state in states.items():
+        if etype in entity_paths(service):
+            out.update((v, None) for v, _ in _typed(service, state, etype))
+    return list(out)
 
 
 __all__ = ["Path", "entity_paths", "typed_values", "values_of_type"]

@@ -113,16 +113,17 @@ def _forms(value: Any) -> list[str]:
 
 
 def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: set[Any],
-            skip: set[str], others: dict[str, Any]) -> tuple[list[Check], str]:
+            skip: set[str], others: dict[str, dict[Any, set[str]]]) -> tuple[list[Check], str]:
     """The report item: the value found, and none of the values it could be
     confused with (:class:`~compoworld_gym.checks.AnswerContains` ``candidates``).
 
     The candidates are the planted alternative and stale values, the stale
     policy threshold, every other value of the reported value's entity type
-    in the mounted states (the task's records outside those it writes, and
-    the distractors' ``others``) and, for an amount, an email or a date,
-    every other value of that shape, so that an answer dumping everything
-    seen fails. Values the task itself uses (``legit``) or that an honest
+    in the mounted states (the task's states, and ``others``: the
+    distractors', as :func:`~compoworld_gym.entity_values.typed_values`
+    indexes them) and, for an amount, an email or a date, every other value of
+    that shape outside the records the task writes (``skip``), so that an
+    answer dumping everything seen fails. Values the task itself uses (``legit``) or that an honest
     summary may repeat (``said``) are never candidates.
     """
     slot = spec.report
@@ -135,9 +136,8 @@ def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: s
         wrong += [k for k in planted.alt_keys if isinstance(k, str)]
     if spec.rule is not None and slot == spec.rule.attr:
         wrong.append(spec.rule.stale_threshold)
-    task_states = {n: {k: {i: r for i, r in v.items() if i not in skip} if isinstance(v, dict) and
-                       skip.intersection(v) else v for k, v in st.items()} for n, st in planted.states.items()}
-    wrong += values_of_type({**task_states, **others}, found.type)
+    wrong += values_of_type(planted.states, found.type)
+    wrong += [v for index in others.values() for v, types in index.items() if found.type in types]
     shape = shape_of(found.value)
     if shape is not None:
         wrong += shaped(planted.states, shape, skip)
@@ -210,8 +210,9 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
 
     Args:
         spec: the planned chain; ``base``: its services' seeded states.
-        others: the distractors' initial states (``{service: state JSON}``),
-            whose values of the reported type are answer candidates too.
+        others: ``{distractor: typed values of its initial state}``
+            (:func:`~compoworld_gym.entity_values.typed_values`): its values
+            of the reported type are answer candidates too.
 
     Raises:
         DesignError: the chain does not solve (``unsolvable``), some service

@@ -24,7 +24,8 @@ from faker import Faker
 
 from compoworld_gym.catalog import get_service, service_names
 from compoworld_gym.composition import Composition, add_distractors
-from compoworld_gym.answers import fit_answers, said_text
+from compoworld_gym.answers import fit_answers, said_text, value_like
+from compoworld_gym.entity_values import typed_values
 from compoworld_gym.footprint import fit_checks
 from compoworld_gym.generation.config import TODAY, GenerationConfig
 from compoworld_gym.generation.context import Ctx
@@ -118,9 +119,10 @@ class _Library:
 
 
 @functools.lru_cache(maxsize=4096)
-def _seeded(service: str, seed: int, today: Any) -> dict[str, Any]:
-    """A distractor's seeded state (shared, read-only: answer candidates are read from it)."""
-    return orjson.loads(seed_state_bytes(service, seed, today))
+def _seeded_typed(service: str, seed: int, today: Any) -> dict[Any, set[str]]:
+    """The typed values of a distractor's seeded state (shared, read-only:
+    answer candidates come from it)."""
+    return typed_values({service: orjson.loads(seed_state_bytes(service, seed, today))})
 
 
 @functools.lru_cache(maxsize=None)
@@ -157,7 +159,7 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
         counts = lib.tool_counts([*services, *listed.distractors])
         tools = sorted({t for s in services for t in _tool_names(s)})
         try:
-            others = {d: _seeded(d, seed, cfg.today) for d in listed.distractors}
+            others = {d: _seeded_typed(d, seed, cfg.today) for d in listed.distractors}
             plan_design = design(spec, base, cfg.today, _FAKE, rng, designer, counts, tools, others)
         except DesignError as exc:
             stats.reject("design", str(exc))
@@ -172,7 +174,8 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
         # Guards fitted to what the verified reference wrote: nothing twice, nothing elsewhere.
         checks = fit_checks(plan_design.checks, verdict.footprint, [*services, *listed.distractors])
         # Answer items also list the other values the reference's reads returned (a dump names them).
-        plan_design.checks = fit_answers(checks, states=plan_design.initial_state, seen=verdict.seen,
+        plan_design.checks = fit_answers(checks, states=plan_design.initial_state, index=value_like(verdict.seen),
+                                         seen=verdict.seen,
                                          decoys=plan_design.decoys, said=said_text(
                                              plan_design.instruction, plan_design.reference,
                                              plan_design.reference_answer))
