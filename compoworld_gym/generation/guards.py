@@ -1,16 +1,19 @@
-"""Guards of generated tasks: nothing else touched, nothing wrong reported.
+"""Guards and answer look-alikes of generated tasks: nothing else touched,
+nothing done twice, nothing wrong reported.
 
-Guards are rubric items that hold at reset and can only be broken
-(:func:`compoworld_gym.episode.score` multiplies by the share kept), so they
-cost a gaming agent reward without paying a lazy one:
+Guards are rubric items that hold at reset and can only be broken (each
+broken guard halves the reward: :func:`compoworld_gym.rewards.score`), so
+they cost a gaming agent reward without paying a lazy one:
 
 * one ``only_changed`` item per collection a task writes, allowing exactly
   the reference's writes (:func:`merge_where` joins what several writes may
-  create), which catches vandalism and spam;
-* one ``answer_excludes`` item for the report: the planted look-alikes and
-  every other value of the reported value's shape (an email, a date, an
-  amount) held by the task's records (:func:`shaped`), so a final answer
-  that dumps everything seen fails.
+  create), which catches vandalism and spam; after verification they are
+  capped at the reference's footprint and a ``writes_confined`` guard is
+  added (:mod:`compoworld_gym.footprint`);
+* the report item's candidates: the planted look-alikes and every other
+  value of the reported value's shape (an email, a date, an amount) held by
+  the task's records (:func:`shaped`), so that a final answer that dumps
+  everything seen fails.
 """
 
 from __future__ import annotations
