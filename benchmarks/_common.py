@@ -150,6 +150,15 @@ def print_table(title: str, result: dict[str, Any]) -> None:
     print(f"  (Python {m['python']} on {m['platform']}, {m['cpus']} CPUs; {pk})")
 
 
+def cli_with_n(title: str, run: Callable[[bool, int], dict[str, Any]], argv: list[str] | None = None
+               ) -> dict[str, Any]:
+    """:func:`cli` with a ``--n N`` option (how many tasks), passed as ``run(quick, n)`` (0 when not given)."""
+    pre = argparse.ArgumentParser(add_help=False)
+    pre.add_argument("--n", type=int, default=0)
+    known, rest = pre.parse_known_args(sys.argv[1:] if argv is None else argv)
+    return cli(title, lambda quick: run(quick, known.n), rest)
+
+
 def cli(title: str, run: Callable[[bool], dict[str, Any]], argv: list[str] | None = None) -> dict[str, Any]:
     """Entry point of one benchmark script: ``[--json] [--quick]``.
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from compoworld_gym.benchmarks._common import cli
+from compoworld_gym.benchmarks._common import cli_with_n
 
 #: Generated tasks attacked by a full run (seed 7), as in the issue.
 N_TASKS = 200
@@ -37,14 +37,8 @@ def run(quick: bool = False, n_tasks: int = 0) -> dict[str, Any]:
 
 
 def main(argv: list[str] | None = None) -> dict[str, Any]:
-    """Command-line entry point (``--n N`` sets the number of generated tasks)."""
-    import argparse
-    import sys
-
-    pre = argparse.ArgumentParser(add_help=False)
-    pre.add_argument("--n", type=int, default=0)
-    known, rest = pre.parse_known_args(sys.argv[1:] if argv is None else argv)
-    return cli("reward-gaming attacks", lambda quick: run(quick, known.n), rest)
+    """Command-line entry point (``--n N`` sets the number of tasks)."""
+    return cli_with_n("reward-gaming attacks", run, argv)
 
 
 if __name__ == "__main__":

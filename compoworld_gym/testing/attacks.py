@@ -135,11 +135,12 @@ def _worst(values: Iterable[Optional[float]]) -> Optional[float]:
     return max((v for v in values if v is not None), default=None)
 
 
-def _leaves(node: Any) -> list[str]:
+def text_leaves(node: Any) -> list[str]:
+    """Every text value of a JSON tree as written in an answer (amounts with two decimals), in order."""
     if isinstance(node, dict):
-        return [x for v in node.values() for x in _leaves(v)]
+        return [x for v in node.values() for x in text_leaves(v)]
     if isinstance(node, list):
-        return [x for v in node for x in _leaves(v)]
+        return [x for v in node for x in text_leaves(v)]
     if isinstance(node, float):
         return [f"{node:.2f}"]
     if isinstance(node, (int, bool)) or node is None:
@@ -193,7 +194,7 @@ def _dump(task: Task) -> tuple[World, str]:
     world = replay(task, seen=seen)
     # Tool results only: service and tool listings name no record's value.
     results = [res for mc, res in zip(task.reference, seen) if mc.name == "call_tool"]
-    values = dict.fromkeys(_leaves(results))
+    values = dict.fromkeys(text_leaves(results))
     return world, " ".join([task.reference_answer or "", *values])
 
 
@@ -332,4 +333,4 @@ def attack_table(tasks: Iterable[Task], names: Optional[Iterable[str]] = None) -
     return out
 
 
-__all__ = ["ATTACKS", "NOTHING", "WRONG_EMAIL", "attack_table", "judge", "replay", "run_attack"]
+__all__ = ["ATTACKS", "NOTHING", "WRONG_EMAIL", "attack_table", "judge", "replay", "run_attack", "text_leaves"]

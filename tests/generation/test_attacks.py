@@ -22,6 +22,7 @@ from compoworld_gym.episode import mount, state_check_services
 from compoworld_gym.generation import generate_tasks
 from compoworld_gym.tasks import Task
 from compoworld_gym.testing.attacks import WRONG_EMAIL, attack_table, judge as judge_score, replay
+from compoworld_gym.testing.attacks import text_leaves as _leaves
 from compoworld_gym.world import World
 
 N_TASKS = 30
@@ -96,16 +97,6 @@ def attack_tamper_each_written(task: Task) -> dict[str, float]:
             if victim is not None:
                 out[f"{svc}/{coll}"] = judge(task, world, task.reference_answer, states)[0]
     return out
-
-
-def _leaves(node: Any) -> list[str]:
-    if isinstance(node, dict):
-        return [x for v in node.values() for x in _leaves(v)]
-    if isinstance(node, list):
-        return [x for v in node for x in _leaves(v)]
-    if isinstance(node, float):
-        return [f"{node:.2f}"]
-    return [node] if isinstance(node, str) and node else []
 
 
 # ----------------------------------------------------------------- tests
