@@ -123,7 +123,7 @@ class TaskRuntime:
         True
     """
 
-    __slots__ = ("_task", "_classes", "_states", "_initial_services", "state_check_services")
+    __slots__ = ("_task", "_classes", "_states", "_initial_services", "_parsed", "state_check_services")
 
     def __init__(self, task: Task) -> None:
         if not isinstance(task, Task):
@@ -133,6 +133,7 @@ class TaskRuntime:
         self._states = {n: _normalised(get_service(n), orjson.dumps(raw), task.today)
                         for n, raw in task.initial_state.items()}
         self._initial_services = _initial_services(task)
+        self._parsed: dict[str, Any] = {}
         #: The services whose state the task's checks read (see :func:`state_check_services`).
         self.state_check_services: tuple[str, ...] = state_check_services(task)
 
@@ -180,6 +181,31 @@ class TaskRuntime:
         if initial_states is None:
             initial_states = {n: orjson.loads(self.initial_state_json(n)) for n in self._initial_services}
         return evaluate_checks(self._task.checks, final_states, answer, call_log, initial_states)
+
+    def evaluate_world(self, world: World, answer: Optional[str]) -> list[CheckResult]:
+        """Score the finished episode on ``world`` (one of :meth:`mount`'s).
+
+        A service that no tool call built is at its initial state: it is
+        given as one parsed dict, both initial and final, built once per
+        runtime and shared (checks only read it), so an episode pays only
+        for the services it touched, however many distractors a
+        ``writes_confined`` guard watches.
+        """
+        final, initial = {}, {}
+        for n in {*self.state_check_services, *self._initial_services}:
+            if world.is_built(n):
+                if n in self.state_check_services:
+                    final[n] = world.state_of(n)
+                initial[n] = self._pristine(n)
+            else:
+                final[n] = initial[n] = self._pristine(n)
+        return evaluate_checks(self._task.checks, final, answer, world.call_log, initial)
+
+    def _pristine(self, service: str) -> dict[str, Any]:
+        hit = self._parsed.get(service)
+        if hit is None:
+            hit = self._parsed[service] = orjson.loads(self.initial_state_json(service))
+        return hit
 
 
 def mount(task: Task) -> World:

@@ -256,10 +256,8 @@ class CompoWorldEnv(gym.Env[str, str]):
         reward = 0.0
         if terminated or truncated:
             self._done = True
-            # Checks read only some services: dump just those (untouched ones
-            # read as their cached initial state).
-            final = self.world.states(self._runtime.state_check_services)
-            self._results = self._runtime.evaluate(final, self._answer, self.world.call_log)
+            # Only the services a tool call touched are dumped (see TaskRuntime.evaluate_world).
+            self._results = self._runtime.evaluate_world(self.world, self._answer)
             reward = self._score = score(self._results)
         if keep:
             self._transcript.append(f"[env] {obs}")

@@ -91,3 +91,25 @@ def test_untouched_lazy_service_reads_its_normalised_initial_state():
     world = runtime.mount()
     for name in task.services:
         assert world.states([name])[name] == orjson.loads(runtime.initial_state_json(name))
+
+
+def test_evaluate_world_matches_evaluate_and_reads_only_touched_services():
+    from compoworld_gym.builtin_tasks import builtin_tasks
+    from compoworld_gym.metatools import dispatch
+
+    for task in builtin_tasks():
+        runtime = TaskRuntime(task)
+        idle = runtime.mount()
+        assert runtime.evaluate_world(idle, "done") == runtime.evaluate(
+            idle.states(runtime.state_check_services), "done", [])
+        world = runtime.mount()
+        for mc in task.reference:
+            dispatch(world, mc.name, mc.arguments)
+        expected = runtime.evaluate(world.states(runtime.state_check_services), task.reference_answer,
+                                    world.call_log)
+        assert runtime.evaluate_world(world, task.reference_answer) == expected
+        assert score(expected) == 1.0, task.id
+        # A distractor written behind the rubric's back is seen once it is built.
+        victim = next(n for n in task.distractors if n in runtime.state_check_services)
+        world.services[victim].state.counters["X"] = 1
+        assert score(runtime.evaluate_world(world, task.reference_answer)) == 0.5, task.id
