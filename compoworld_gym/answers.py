@@ -41,12 +41,23 @@ def forms(value: Any) -> list[str]:
 
 
 def leaves(node: Any) -> list[Any]:
-    """The scalar values (text, amounts) of a JSON tree, in order."""
-    if isinstance(node, dict):
-        return [x for v in node.values() for x in leaves(v)]
-    if isinstance(node, list):
-        return [x for v in node for x in leaves(v)]
-    return [node] if isinstance(node, (str, float)) and node != "" else []
+    """The scalar values (text, amounts) of a JSON tree, in order.
+
+    Walked with an explicit stack (children pushed in reverse, so they pop in
+    order): a task's tool results hold thousands of values, and one list per
+    subtree would be built and copied at every level.
+    """
+    out: list[Any] = []
+    stack = [node]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, dict):
+            stack.extend(reversed(node.values()))
+        elif isinstance(node, list):
+            stack.extend(reversed(node))
+        elif isinstance(node, (str, float)) and node != "":
+            out.append(node)
+    return out
 
 
 _VALUE_LIKE = re.compile(r"[\d@]")
@@ -97,8 +108,9 @@ def fit_answers(checks: Iterable[Check], *, states: dict[str, Any], said: str, s
 def _fit(item: AnswerContains, index: dict[Any, set[str]], said: str, seen: list[Any],
          decoys: list[Decoy]) -> AnswerContains:
     requested = {v.casefold() for v in item.values}
-    candidates = list(item.candidates)
-    if not candidates:
+    # Given candidates too: what the task itself says or writes is never one.
+    candidates = [c for c in item.candidates if c.casefold() not in said]
+    if not item.candidates:
         types = {t for v, ts in index.items() if any(f.casefold() in requested for f in forms(v)) for t in ts}
         wrong = [v for v, ts in index.items() if ts & types]
         wrong += [d.decoy for d in decoys if any(f.casefold() in requested for f in forms(d.truth))]
@@ -110,10 +122,11 @@ def _fit(item: AnswerContains, index: dict[Any, set[str]], said: str, seen: list
 
 
 def said_text(instruction: str, reference: Iterable[Any], answer: str | None) -> str:
-    """The text a task gives or writes itself: instruction, call arguments, answer (``\\x00``-joined)."""
-    import orjson
+    """The text a task gives or writes itself: instruction, call arguments, answer (``\\x00``-joined).
 
-    args = [orjson.dumps(mc.arguments).decode() for mc in reference]
+    Arguments are taken value by value, as written (a multi-line email body
+    stays multi-line), amounts in every form of :func:`forms`."""
+    args = [f for mc in reference for v in leaves(mc.arguments) for f in forms(v)]
     return "\x00".join([instruction, *args, answer or ""])
 
 

@@ -11,7 +11,6 @@ those of :mod:`compoworld_gym.matching`.
 from __future__ import annotations
 
 import functools
-import re
 from typing import Annotated, Any, Literal, Optional, Union
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -83,7 +82,7 @@ class RecordExists(_StateCheck):
     def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
                  call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
         """At least one record of the final collection matches ``where``."""
-        return _n_matching(final_states, self) >= 1
+        return any(matches(r, self.where) for r in records(_collection(final_states, self)))
 
 
 class RecordAbsent(_StateCheck):
@@ -163,7 +162,7 @@ class AnswerContains(_Check):
     candidates: list[str] = Field(default_factory=list, description="Confusable values the answer must not name.")
     allowance: int = Field(default=0, ge=0, description="How many candidates an answer may name besides the values.")
     others: list[str] = Field(default_factory=list, description="Other values of the records the work reads.")
-    max_others: int = Field(default=3, ge=0, description="How many of ``others`` an answer may name.")
+    max_others: int = Field(default=4, ge=0, description="How many of ``others`` an answer may name.")
     max_chars: int = Field(default=2000, ge=1)
 
     def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
@@ -184,9 +183,10 @@ class AnswerContains(_Check):
 
 def _named(text: str, values: tuple[str, ...]) -> int:
     """How many of ``values`` appear in normalised ``text`` as whole tokens:
-    not inside a longer token (no letter, digit, ``_``, ``-``, ``@`` or ``.``
-    next to it where the value itself starts or ends with one). A substring
-    test first: most of hundreds of candidates are not in a short answer."""
+    not inside a longer token (no letter or digit next to it where the value
+    itself starts or ends with one, so "TCK-0001" is not named by
+    "TCK-00012" but is by "TCK-0001_TCK-0002"). A substring test first: most
+    of hundreds of candidates are not in a short answer."""
     n = 0
     for v in _normed(values):
         if not v or v not in text:
@@ -203,7 +203,8 @@ def _named(text: str, values: tuple[str, ...]) -> int:
 
 
 def _word(ch: str) -> bool:
-    return ch.isalnum() or ch in "_-@."
+    # Only letters and digits continue a token: "TCK-0012_TCK-0013" names both.
+    return ch.isalnum()
 
 
 @functools.lru_cache(maxsize=4096)
@@ -232,10 +233,13 @@ class OnlyChanged(_StateCheck):
     deleted); every new record matches ``allow_new`` (no new record allowed
     when it is None) and there are at most ``max_new`` of them; and no list
     field named in ``max_added`` gained more items in any record than it
-    allows. A guard against vandalism, spam and repeated work (closing every
-    ticket, emailing everyone, sending the same message twice, adding a
-    comment again). An update that sets a field to the value it already has
-    changes nothing and breaks nothing."""
+    allows; and in an allowed record listed in ``allow_paths`` nothing
+    changes but those paths (the fields the task's own write sets: not the
+    status, not another row of the table, not deleting it). A guard against
+    vandalism, spam and repeated work (closing every ticket, emailing
+    everyone, sending the same message twice, adding a comment again). An
+    update that sets a field to the value it already has changes nothing and
+    breaks nothing."""
 
     kind: Literal["only_changed"] = "only_changed"
     allow_ids: list[str] = Field(default_factory=list)
@@ -244,6 +248,9 @@ class OnlyChanged(_StateCheck):
     max_added: dict[str, int] = Field(
         default_factory=dict, description="{list path (see list_sizes): at most this many items added to it "
                                           "in one record}.")
+    allow_paths: dict[str, list[str]] = Field(
+        default_factory=dict, description="{allowed record id: the only paths in it that may change (see "
+                                          "changed_paths)}; an allowed id not listed may change anywhere.")
 
     def evaluate(self, final_states: dict[str, Any], answer: Optional[str],
                  call_log: list[dict[str, Any]], initial_states: dict[str, Any]) -> bool:
@@ -374,7 +381,11 @@ def _n_matching(states: dict[str, Any], check: Any) -> int:
 
 
 def _norm_text(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().casefold()
+    """Whitespace runs as one space, ends trimmed, case folded. ``str.split``
+    splits on exactly the characters ``\\s`` matches (``str.isspace``), so this
+    is ``re.sub(r"\\s+", " ", text).strip().casefold()`` without the regex
+    engine (answer items normalise hundreds of candidates)."""
+    return " ".join(text.split()).casefold()
 
 
 def _calls(log: list[dict[str, Any]], pattern: Any) -> list[int]:
@@ -404,8 +415,14 @@ def _only_changed(check: Any, before: Any, after: Any) -> bool:
     allowed = set(check.allow_ids)
     if any(key not in new or new[key] != rec for key, rec in old.items() if key not in allowed):
         return False
-    if check.max_added and any(_grew_too_much(old[key], new[key], check.max_added)
-                               for key in allowed if key in old and key in new and old[key] != new[key]):
+    touched = [key for key in allowed if key in old and new.get(key) != old[key]]
+    paths = check.allow_paths
+    # A record with allow_paths may grow no list but those in max_added; others only those.
+    if any(key in new and _grew_too_much(old[key], new[key], check.max_added, strict=key in paths)
+           for key in touched):
+        return False
+    if paths and any(key in paths and not changed_paths(old[key], new.get(key, GONE)) <= set(paths[key])
+                     for key in touched):
         return False
     added = [rec for key, rec in new.items() if key not in old]
     if not added:
@@ -415,10 +432,46 @@ def _only_changed(check: Any, before: Any, after: Any) -> bool:
     return check.allow_new is not None and all(matches(rec, check.allow_new) for rec in added)
 
 
-def _grew_too_much(before: Any, after: Any, limits: dict[str, int]) -> bool:
-    """Whether a list field of ``limits`` gained more items than allowed."""
+def _grew_too_much(before: Any, after: Any, limits: dict[str, int], strict: bool = False) -> bool:
+    """Whether a list of ``limits`` gained more items than allowed (with
+    ``strict``, also whether any other list gained one)."""
+    if not limits and not strict:
+        return False
     was, now = list_sizes(before), list_sizes(after)
-    return any(now.get(path, 0) - was.get(path, 0) > limit for path, limit in limits.items())
+    paths = now if strict else limits
+    return any(now.get(path, 0) - was.get(path, 0) > limits.get(path, 0) for path in paths)
+
+
+#: A record that no longer exists (see :func:`changed_paths`).
+GONE = object()
+
+
+def changed_paths(before: Any, after: Any, prefix: str = "") -> set[str]:
+    """The dotted paths (dict keys, list indexes) where ``after`` differs from
+    ``before``; ``""`` when the whole value was replaced or deleted. Items
+    appended to a list are not paths (:func:`list_sizes` counts them); a list
+    that lost items is ``"<path>.-"``.
+
+    Example:
+        >>> sorted(changed_paths({"a": 1, "rows": [[1], [2]]}, {"a": 2, "rows": [[1], [3], [4]]}))
+        ['a', 'rows.1.0']
+    """
+    if before == after:
+        return set()
+    if isinstance(before, dict) and isinstance(after, dict):
+        out: set[str] = set()
+        for key in before.keys() | after.keys():
+            if key not in after or key not in before:
+                out.add(f"{prefix}{key}")
+            else:
+                out |= changed_paths(before[key], after[key], f"{prefix}{key}.")
+        return out
+    if isinstance(before, list) and isinstance(after, list):
+        out = {p for i, (x, y) in enumerate(zip(before, after)) for p in changed_paths(x, y, f"{prefix}{i}.")}
+        if len(after) < len(before):
+            out.add(f"{prefix}-")
+        return out
+    return {prefix.rstrip(".")}
 
 
 def list_sizes(node: Any, prefix: str = "") -> dict[str, int]:

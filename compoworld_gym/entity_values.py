@@ -72,10 +72,15 @@ def entity_paths(service: str) -> dict[str, tuple[Path, ...]]:
     return {tag: tuple(paths) for tag, paths in out.items()}
 
 
+#: A compiled trie node: ``(entity types tagged here or None, ((step, child), ...))``,
+#: children in reverse declaration order (the order the walk has always visited them).
+_Plan = tuple[Optional[tuple[str, ...]], tuple[tuple[str, Any], ...]]
+
+
 @functools.lru_cache(maxsize=None)
-def _trie(service: str, only: Optional[str] = None) -> dict[str, Any]:
-    """The service's entity paths (of type ``only``, or all) as a trie:
-    ``{step: subtrie}``, with the types tagged at a node under the key ``None``."""
+def _plan(service: str, only: Optional[str] = None) -> _Plan:
+    """The service's entity paths (of type ``only``, or all) as a compiled
+    trie (:data:`_Plan`): paths that share a prefix are walked once."""
     root: dict[Any, Any] = {}
     for etype, paths in entity_paths(service).items():
         if only is not None and etype != only:
@@ -85,29 +90,40 @@ def _trie(service: str, only: Optional[str] = None) -> dict[str, Any]:
             for step in path:
                 node = node.setdefault(step, {})
             node.setdefault(None, []).append(etype)
-    return root
+
+    def compile_(trie: dict[Any, Any]) -> _Plan:
+        types = tuple(trie[None]) if None in trie else None
+        return types, tuple((step, compile_(sub)) for step, sub in reversed(trie.items()) if step is not None)
+
+    return compile_(root)
 
 
-def _typed(service: str, state: Any, only: Optional[str] = None) -> Iterator[tuple[Any, list[str]]]:
+def _collect(node: Any, plan: _Plan, out: list[tuple[Any, tuple[str, ...]]]) -> None:
+    """Append ``(value, its entity types)`` for every tagged value under
+    ``node``, depth first (a recursive walk: states are a few levels deep,
+    and one call per node costs less than a stack of tuples)."""
+    types, children = plan
+    if types is not None and node is not None and node != "" and not isinstance(node, (dict, list, bool)):
+        out.append((node, types))
+    for step, sub in children:
+        if step == "*":
+            if isinstance(node, dict):
+                for value in node.values():
+                    _collect(value, sub, out)
+        elif step == "[]":
+            if isinstance(node, list):
+                for value in node:
+                    _collect(value, sub, out)
+        elif isinstance(node, dict) and step in node:
+            _collect(node[step], sub, out)
+
+
+def _typed(service: str, state: Any, only: Optional[str] = None) -> list[tuple[Any, tuple[str, ...]]]:
     """``(value, its entity types)`` for every tagged value (of type
     ``only``, or any) of one state: one pass, whatever the number of types."""
-    stack = [(state, _trie(service, only))]
-    while stack:
-        node, trie = stack.pop()
-        types = trie.get(None)
-        if types is not None and node not in (None, "") and not isinstance(node, (dict, list, bool)):
-            yield node, types
-        for step, sub in trie.items():
-            if step is None:
-                continue
-            if step == "*":
-                if isinstance(node, dict):
-                    stack.extend((v, sub) for v in reversed(list(node.values())))
-            elif step == "[]":
-                if isinstance(node, list):
-                    stack.extend((v, sub) for v in reversed(node))
-            elif isinstance(node, dict) and step in node:
-                stack.append((node[step], sub))
+    out: list[tuple[Any, tuple[str, ...]]] = []
+    _collect(state, _plan(service, only), out)
+    return out
 
 
 def typed_values(states: dict[str, Any]) -> dict[Any, set[str]]:
@@ -117,6 +133,18 @@ def typed_values(states: dict[str, Any]) -> dict[Any, set[str]]:
         for value, types in _typed(service, state):
             out.setdefault(value, set()).update(types)
     return out
+
+
+def values_by_type(states: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+    """``{entity type: its values}`` of ``states``, each value once per type,
+    in the order :func:`typed_values` lists them: one walk answers
+    :func:`values_of_type` for every type (for states read again and again,
+    such as the distractors' seeded states)."""
+    out: dict[str, list[Any]] = {}
+    for value, types in typed_values(states).items():
+        for etype in types:
+            out.setdefault(etype, []).append(value)
+    return {etype: tuple(values) for etype, values in out.items()}
 
 
 def values_of_type(states: dict[str, Any], etype: str) -> list[Any]:
@@ -129,8 +157,8 @@ def values_of_type(states: dict[str, Any], etype: str) -> list[Any]:
     out: dict[Any, None] = {}
     for service, state in states.items():
         if etype in entity_paths(service):
-            out.update((v, None) for v, _ in _typed(service, state, etype))
+            out.update(dict.fromkeys(v for v, _ in _typed(service, state, etype)))
     return list(out)
 
 
-__all__ = ["Path", "entity_paths", "typed_values", "values_of_type"]
+__all__ = ["Path", "entity_paths", "typed_values", "values_by_type", "values_of_type"]

@@ -6,9 +6,12 @@ many items it added to each list field of a changed record (a comment, a
 note, a payment). :func:`fit_checks` turns the footprint into guards:
 
 * each ``only_changed`` guard is capped: at most as many new records as the
-  reference creates (``max_new``) and list fields grown by at most as much
-  (``max_added``), so sending the same message twice, creating a second
-  matching record or adding the same comment again breaks it;
+  reference creates (``max_new``), list fields grown by at most as much
+  (``max_added``), and in the records the reference changed nothing but the
+  paths it changed (``allow_paths``; allowed records it left alone are no
+  longer allowed), so sending the same message twice, creating a second
+  matching record, adding a comment again, closing the ticket it only
+  tagged or deleting the other rows of the table it updated breaks it;
 * a written collection without an ``only_changed`` guard gets one;
 * one ``writes_confined`` guard watches every mounted service: nothing
   outside the written collections may change (no write to a distractor).
@@ -23,7 +26,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from compoworld_gym.checks import BOOKKEEPING, Check, OnlyChanged, WritesConfined, list_sizes
+from compoworld_gym.checks import GONE, BOOKKEEPING, Check, OnlyChanged, WritesConfined, changed_paths, list_sizes
 from compoworld_gym.matching import get_path, records
 from compoworld_gym.tasks import Task
 
@@ -40,11 +43,14 @@ class Written:
         new: how many records it created.
         added: ``{list path: most items added to it in one changed record}``
             (paths of :func:`compoworld_gym.checks.list_sizes`).
+        paths: ``{changed record id: the paths it changed}``
+            (:func:`compoworld_gym.checks.changed_paths`; ``""``: deleted).
     """
 
     changed: tuple[str, ...] = ()
     new: int = 0
     added: dict[str, int] = field(default_factory=dict)
+    paths: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
 
 #: ``{(service, collection): Written}``.
@@ -69,7 +75,8 @@ def _written(before: Any, after: Any) -> Written:
     for k in changed:
         for path, n in _added(old[k], new.get(k)).items():
             added[path] = max(added.get(path, 0), n)
-    return Written(changed=tuple(changed), new=sum(1 for k in new if k not in old), added=added)
+    paths = {k: tuple(sorted(changed_paths(old[k], new[k] if k in new else GONE))) for k in changed}
+    return Written(changed=tuple(changed), new=sum(1 for k in new if k not in old), added=added, paths=paths)
 
 
 def footprint(initial: dict[str, Any], final: dict[str, Any]) -> Footprint:
@@ -115,14 +122,17 @@ def fit_checks(checks: Iterable[Check], fp: Footprint, services: Iterable[str]) 
             continue
         if isinstance(c, OnlyChanged):
             w = fp.get((c.service, c.collection), Written())
-            c = c.model_copy(update={"max_new": w.new, "max_added": dict(w.added)})
+            # Allowed: only the records the reference changed, and only where it changed them.
+            ids = [i for i in c.allow_ids if i in w.paths]
+            c = c.model_copy(update={"allow_ids": ids, "max_new": w.new, "max_added": dict(w.added),
+                                     "allow_paths": {i: list(w.paths[i]) for i in ids}})
             guarded.add((c.service, c.collection))
         out.append(c)
     for (service, coll), w in sorted(fp.items()):
         if (service, coll) not in guarded and (w.changed or w.new):
             out.append(OnlyChanged(id=f"keep_{service}_{coll}", service=service, collection=coll,
                                    allow_ids=list(w.changed), allow_new={} if w.new else None, max_new=w.new,
-                                   max_added=dict(w.added),
+                                   max_added=dict(w.added), allow_paths={i: list(p) for i, p in w.paths.items()},
                                    description=f"Only the task's records of {service} {coll} changed, once."))
     allow: dict[str, list[str]] = {}
     for service, coll in sorted(fp):

@@ -34,6 +34,8 @@ _MISSING = object()
 
 def get_path(record: Any, path: str) -> Any:
     """The value at dotted ``path`` in nested dicts, or a sentinel if absent."""
+    if "." not in path:  # one field (most paths): no split, no loop
+        return record[path] if isinstance(record, dict) and path in record else _MISSING
     node = record
     for part in path.split("."):
         if isinstance(node, dict) and part in node:
@@ -116,7 +118,10 @@ def matches(record: Any, where: dict[str, Any]) -> bool:
     """Whether a record (a dict) satisfies every clause of ``where``."""
     if not isinstance(record, dict):
         return False
-    return all(match_value(get_path(record, path), m) for path, m in where.items())
+    for path, m in where.items():  # a loop, not all(genexpr): called for every record of a collection
+        if not match_value(get_path(record, path), m):
+            return False
+    return True
 
 
 def records(collection: Any) -> list[Any]:

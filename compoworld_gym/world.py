@@ -111,6 +111,10 @@ class World:
     Args:
         services: live service instances, in any order.
         lazy: services built on first use (see :class:`LazyService`).
+        cache_routes: keep the routing tables of this set of services for
+            later worlds mounting the same set (an env resets the same task
+            again and again); False for a one-off world, such as a candidate
+            task's verification, whose tables would only crowd the cache.
 
     Raises:
         ValueError: a service name is mounted twice.
@@ -125,7 +129,8 @@ class World:
             in), or the raw ones when validation failed.
     """
 
-    def __init__(self, services: Iterable[Service] = (), *, lazy: Iterable[LazyService] = ()) -> None:
+    def __init__(self, services: Iterable[Service] = (), *, lazy: Iterable[LazyService] = (),
+                 cache_routes: bool = True) -> None:
         live: dict[str, Service] = {}
         pending: dict[str, LazyService] = {}
         classes: dict[str, type[Service]] = {}
@@ -141,7 +146,8 @@ class World:
         self.services = _Services(live, pending, order)
         self.call_log: list[dict[str, Any]] = []
         self._today = dates[order[0]] if order else None
-        self._routes, self._exposed, self._listing = _route_table(tuple(self.classes.values()))
+        tables = _route_table if cache_routes else _route_table.__wrapped__
+        self._routes, self._exposed, self._listing = tables(tuple(self.classes.values()))
 
     def exposed_name(self, service: str, tool: str) -> str:
         """The name under which ``service``'s ``tool`` is listed.

@@ -55,6 +55,23 @@ def test_only_changed_counts_new_records_and_list_growth() -> None:
     assert not _ok(_guard(allow_ids=["T1"]), _after(desk__tickets__T2__status="closed"))
 
 
+def test_allowed_records_change_only_where_the_reference_changed_them() -> None:
+    guard = _guard(allow_ids=["T1"], allow_paths={"T1": ["status"]})
+    assert _ok(guard, _after(desk__tickets__T1__status="closed"))
+    assert not _ok(guard, _after(desk__tickets__T1__comments=[{"body": "spam"}]))  # no comments allowed
+    gone = _after()
+    del gone["desk"]["tickets"]["T1"]
+    assert not _ok(guard, gone)  # deleting the allowed record
+    rows = {"id": "T1", "rows": [["a", 1], ["b", 2]]}
+    before = {"desk": {"tickets": {"T1": rows}}}
+    table = OnlyChanged(id="g", service="desk", collection="tickets", allow_ids=["T1"],
+                        allow_paths={"T1": ["rows.0.1"]})
+    assert table.evaluate({"desk": {"tickets": {"T1": {"id": "T1", "rows": [["a", 9], ["b", 2]]}}}}, None, [], before)
+    assert not table.evaluate({"desk": {"tickets": {"T1": {"id": "T1", "rows": [["a", 9]]}}}}, None, [], before)
+    assert not table.evaluate({"desk": {"tickets": {"T1": {"id": "T1", "rows": [["a", 9], ["b", 0]]}}}}, None, [],
+                              before)
+
+
 def test_list_sizes_enter_lists_of_records_only() -> None:
     rec = {"tags": ["a", "b"], "sheets": [{"rows": [[1, 2], [3]]}, {"rows": []}], "meta": {"log": [1]}}
     assert list_sizes(rec) == {"tags": 2, "sheets": 2, "sheets[].rows": 2, "meta.log": 1}
@@ -74,7 +91,7 @@ def test_writes_confined_allows_only_the_named_collections() -> None:
 def test_footprint_and_fitted_guards() -> None:
     after = _after(desk__tickets__T1__comments=[{"body": "a"}], desk__tickets__T3={"id": "T3", "comments": []})
     fp = footprint(BEFORE, after)
-    assert fp == {("desk", "tickets"): Written(changed=("T1",), new=1, added={"comments": 1})}
+    assert fp == {("desk", "tickets"): Written(changed=("T1",), new=1, added={"comments": 1}, paths={"T1": ()})}
     checks = fit_checks([_guard(allow_ids=["T1"], allow_new={})], fp, ["desk", "mail"])
     assert checks[0].max_new == 1 and checks[0].max_added == {"comments": 1}
     assert checks[-1].id == CONFINED_ID and checks[-1].allow == {"desk": ["tickets"]}
@@ -86,14 +103,15 @@ def test_footprint_and_fitted_guards() -> None:
 
 
 def test_answer_names_whole_tokens_only() -> None:
-    item = AnswerContains(id="r", values=["TCK-0001"], candidates=["TCK-0002"], others=["a@x.org", "Ann Lee",
-                                                                                          "ORD-0009", "1,234.50"])
+    item = AnswerContains(id="r", values=["TCK-0001"], candidates=["TCK-0002"], others=[
+        "a@x.org", "Ann Lee", "ORD-0009", "1,234.50", "2026-01-09"])
     ev = lambda a: item.evaluate({}, a, [], {})  # noqa: E731
     assert ev("It was TCK-0001.")
     assert not ev("TCK-0001 or maybe TCK-0002")
+    assert not ev("TCK-0001_TCK-0002") and not ev("TCK-0001.TCK-0002")  # glued values are still named
     assert ev("TCK-0001 (not TCK-00021, a longer id)")
-    assert ev("TCK-0001: emailed Ann Lee at a@x.org about ORD-0009")  # three others: the allowance
-    assert not ev("TCK-0001: Ann Lee a@x.org ORD-0009 1,234.50")
+    assert ev("TCK-0001: emailed Ann Lee at a@x.org about ORD-0009 (1,234.50)")  # four others: the allowance
+    assert not ev("TCK-0001: Ann Lee a@x.org ORD-0009 1,234.50 2026-01-09")
 
 
 def test_entity_values_follow_the_state_schema() -> None:

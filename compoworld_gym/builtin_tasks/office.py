@@ -29,11 +29,17 @@ def plant_contact(crm: dict[str, Any], email: str, first: str, last: str, compan
     return cid
 
 
-def first_free_slot(cal: dict[str, Any], minutes: int, people: list[str]) -> dict[str, str]:
-    """The first slot on 2026-01-16 when all ``people`` are free (asks the calendar service itself)."""
+def free_slots(cal: dict[str, Any], minutes: int, people: list[str]) -> list[dict[str, str]]:
+    """The slots on 2026-01-16 when all ``people`` are free, first first (asks the calendar service itself)."""
     probe = get_service("calendar")(cal, today=TODAY).call(
         "find_free_slots", {"date": "2026-01-16", "duration_minutes": minutes, "attendees": people})
-    return probe["data"][0]
+    return probe["data"]
+
+
+def other_times(slots: list[dict[str, str]]) -> list[str]:
+    """The start times (``HH:MM``) of every free slot but the first: a
+    report that hedges between times names one of them."""
+    return list(dict.fromkeys(s["start"][11:16] for s in slots[1:] if s["start"][11:16] != slots[0]["start"][11:16]))
 
 
 def calendar_only_with(cid: str, people: list[str], desc: str) -> OnlyChanged:
@@ -157,8 +163,9 @@ def vip_first_response() -> Task:
             sent_email("first_response", email, "First response emailed with the account owner in CC.",
                        cc="jamal.wright@company.example"),
             answer("says_vip", "Final answer says she is a VIP.", "VIP"),
-            answer_excludes("no_denial", "The answer does not deny VIP status.", "not a VIP", "not VIP",
-                            "isn't a VIP", "no VIP", "not considered a VIP"),
+            answer_excludes("no_denial", "The answer does not deny or doubt VIP status.", "not a VIP", "not VIP",
+                            "isn't a VIP", "isn't VIP", "no VIP", "not considered a VIP", "does not qualify",
+                            "doesn't qualify", "could not tell", "couldn't tell", "not sure", "unclear"),
             only_tickets("only_this_ticket", [tid], "No other ticket was changed."),
             mail_only_to("mail_scope", gmail, [email], "Mail only to Bea, CC only her account owner.",
                          cc=["jamal.wright@company.example"]),
@@ -184,7 +191,8 @@ def incident_postmortem() -> Task:
     ch = channel_id(slack, facts["channel"])
     people = ["ben.foster@company.example", "luis.ortega@company.example"]
     minutes = int(facts["postmortem_minutes"])
-    slot = first_free_slot(cal, minutes, people)
+    slots = free_slots(cal, minutes, people)
+    slot = slots[0]
     return Task(
         id="builtin-incident-postmortem", services=["knowledge_base", "slack", "gmail", "calendar"],
         distractors=distractors(8), today=TODAY,
@@ -205,7 +213,8 @@ def incident_postmortem() -> Task:
             mail_only_to("mail_scope", gmail, [facts["email"]], "Mail only to on-call."),
             slack_only("chat_scope", slack, "Posts only in the incidents channel.", channel_id={"$in": [ch]}),
             calendar_only_with("calendar_scope", people, "No existing event changed; new events invite only the post-mortem people."),
-            answer("reports_time", "Final answer gives the post-mortem time.", slot["start"][11:16]),
+            answer("reports_time", "Final answer gives the post-mortem time.", slot["start"][11:16]).model_copy(
+                update={"candidates": other_times(slots)}),
         ],
         reference=[
             call("search_articles", query="incident"),
@@ -230,7 +239,8 @@ def enterprise_escalation_call() -> Task:
     contact = plant_contact(crm, email, "Ivo", "Maric", "Stellar Steel", owner)
     minutes = int(facts["meeting_minutes"])
     people = [email, owner]
-    slot = first_free_slot(cal, minutes, people)
+    slots = free_slots(cal, minutes, people)
+    slot = slots[0]
     return Task(
         id="builtin-enterprise-escalation-call", services=["knowledge_base", "crm", "calendar"],
         distractors=distractors(8), today=TODAY, initial_state={"knowledge_base": kb, "crm": crm, "calendar": cal},
@@ -245,7 +255,8 @@ def enterprise_escalation_call() -> Task:
             RecordExists(id="crm_note", service="crm", collection="associations",
                          where={"from_type": "notes", "to_type": "contacts", "to_id": contact},
                          description="A CRM note is associated with the contact."),
-            answer("reports_time", "Final answer gives the meeting time.", slot["start"][11:16]),
+            answer("reports_time", "Final answer gives the meeting time.", slot["start"][11:16]).model_copy(
+                update={"candidates": other_times(slots)}),
             calendar_only_with("calendar_scope", people, "No existing event changed; new events invite only the customer and owner."),
         ],
         reference=[

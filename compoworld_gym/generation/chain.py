@@ -14,6 +14,8 @@ concerns the same case.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 import random
 from dataclasses import dataclass, field
 from typing import Any, Optional
@@ -128,6 +130,8 @@ class Planted:
         alt_keys: each hop's alternative record key (None where none).
         stale_values: ``{slot: value}`` the stale look-alikes carry.
         alt_values: ``{slot: value}`` the alternative records carry.
+        policy_start: where planting stood just before the policy (with a
+            policy): :func:`replant_policy` plants the rest again from it.
     """
 
     states: dict[str, dict[str, Any]]
@@ -136,6 +140,37 @@ class Planted:
     alt_keys: list[Any]
     stale_values: dict[Slot, Any] = field(default_factory=dict)
     alt_values: dict[Slot, Any] = field(default_factory=dict)
+    policy_start: Optional["PolicyStart"] = field(default=None, repr=False)
+
+
+@dataclass(frozen=True)
+class PolicyStart:
+    """Planting as it stood just before the policy was planted: everything
+    the rest of the planting reads, so that it can run again from here.
+
+    Attributes:
+        states: ``{service: state JSON bytes}`` at that point.
+        rng: the planting random source's state (``random.Random.getstate()``).
+        ctx: the context's other attributes (the case, codes drawn so far,
+            what planters keep on it), deep copies.
+    """
+
+    states: dict[str, bytes]
+    rng: Any
+    ctx: dict[str, Any]
+
+
+#: Context attributes a :class:`PolicyStart` does not copy: the states and
+#: the random source are saved apart, the Faker and the date are the caller's.
+_CTX_OWN = frozenset({"states", "rng", "fake", "today"})
+
+
+def _policy_start(ctx: Ctx) -> PolicyStart:
+    import orjson
+
+    return PolicyStart(states={name: orjson.dumps(state) for name, state in ctx.states.items()},
+                       rng=ctx.rng.getstate(),
+                       ctx=copy.deepcopy({k: v for k, v in vars(ctx).items() if k not in _CTX_OWN}))
 
 
 def _other(ctx: Ctx, etype: str, value: Any) -> Any:
@@ -207,11 +242,45 @@ def materialize(spec: ChainSpec, base: dict[str, dict[str, Any]], today: Any, fa
             if link is not None and alt_keys[i + 1] is None:
                 alt_keys[i + 1] = alt_rid
     if spec.rule is not None:
-        _plant_rule(spec.rule, ctx, overrides.get("threshold", spec.rule.threshold))
+        planted.policy_start = _policy_start(ctx)
+    _plant_rest(spec, ctx, planted, overrides.get("threshold", spec.rule.threshold if spec.rule else 0.0))
+    return planted
+
+
+def _plant_rest(spec: ChainSpec, ctx: Ctx, planted: Planted, threshold: float) -> None:
+    """What comes after the chain's records: the policy (at ``threshold``) and the actions' preparations."""
+    if spec.rule is not None:
+        _plant_rule(spec.rule, ctx, threshold)
     for act in spec.actions:
         if act.action.prepare is not None:
             act.action.prepare(ctx, {p: _slot_value(spec, planted, s) for p, s in act.bind.items()})
-    return planted
+
+
+def replant_policy(spec: ChainSpec, planted: Planted, today: Any, fake: Any, threshold: float) -> Planted:
+    """``materialize(spec, base, today, fake, {"threshold": threshold})``,
+    planted again only from the policy on.
+
+    The chain's records are planted before the policy and do not depend on
+    its threshold, so planting resumes from ``planted.policy_start``: the
+    same states, random state and context, hence the same bytes as planting
+    everything again (planters draw from ``ctx.rng``, never from ``fake``).
+
+    Raises:
+        ValueError: ``spec`` has no policy.
+    """
+    import orjson
+
+    start = planted.policy_start
+    if spec.rule is None or start is None:
+        raise ValueError("the chain has no policy to plant again")
+    rng = random.Random()
+    rng.setstate(start.rng)
+    states = {name: orjson.loads(blob) for name, blob in start.states.items()}
+    ctx = Ctx(rng, fake, today, states)
+    vars(ctx).update(copy.deepcopy(start.ctx))
+    again = dataclasses.replace(planted, states=states, policy_start=None)
+    _plant_rest(spec, ctx, again, threshold)
+    return again
 
 
 def _is_id(etype: str) -> bool:
@@ -310,5 +379,5 @@ def _skip_ids(states: dict[str, dict[str, Any]], rng: random.Random) -> None:
                     counters[key] += rng.randrange(MAX_ID_SKIP + 1)
 
 
-__all__ = ["ActionSpec", "ChainSpec", "HopSpec", "Need", "POLICY_TEMPLATES", "Planted", "RuleSpec", "Slot",
-           "materialize", "own_key", "own_link", "policy_text"]
+__all__ = ["ActionSpec", "ChainSpec", "HopSpec", "Need", "POLICY_TEMPLATES", "Planted", "PolicyStart", "RuleSpec",
+           "Slot", "materialize", "own_key", "own_link", "policy_text", "replant_policy"]

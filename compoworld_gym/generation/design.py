@@ -113,15 +113,15 @@ def _forms(value: Any) -> list[str]:
 
 
 def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: set[Any],
-            skip: set[str], others: dict[str, dict[Any, set[str]]]) -> tuple[list[Check], str]:
+            skip: set[str], others: dict[str, dict[str, tuple[Any, ...]]]) -> tuple[list[Check], str]:
     """The report item: the value found, and none of the values it could be
     confused with (:class:`~compoworld_gym.checks.AnswerContains` ``candidates``).
 
     The candidates are the planted alternative and stale values, the stale
     policy threshold, every other value of the reported value's entity type
     in the mounted states (the task's states, and ``others``: the
-    distractors', as :func:`~compoworld_gym.entity_values.typed_values`
-    indexes them) and, for an amount, an email or a date, every other value of
+    distractors', as :func:`~compoworld_gym.entity_values.values_by_type`
+    groups them) and, for an amount, an email or a date, every other value of
     that shape outside the records the task writes (``skip``), so that an
     answer dumping everything seen fails. Values the task itself uses (``legit``) or that an honest
     summary may repeat (``said``) are never candidates.
@@ -137,7 +137,7 @@ def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: s
     if spec.rule is not None and slot == spec.rule.attr:
         wrong.append(spec.rule.stale_threshold)
     wrong += values_of_type(planted.states, found.type)
-    wrong += [v for index in others.values() for v, types in index.items() if found.type in types]
+    wrong += [v for by_type in others.values() for v in by_type.get(found.type, ())]
     shape = shape_of(found.value)
     if shape is not None:
         wrong += shaped(planted.states, shape, skip)
@@ -210,8 +210,8 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
 
     Args:
         spec: the planned chain; ``base``: its services' seeded states.
-        others: ``{distractor: typed values of its initial state}``
-            (:func:`~compoworld_gym.entity_values.typed_values`): its values
+        others: ``{distractor: its initial state's values by entity type}``
+            (:func:`~compoworld_gym.entity_values.values_by_type`): its values
             of the reported type are answer candidates too.
 
     Raises:

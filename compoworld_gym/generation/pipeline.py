@@ -24,8 +24,8 @@ from faker import Faker
 
 from compoworld_gym.catalog import get_service, service_names
 from compoworld_gym.composition import Composition, add_distractors
-from compoworld_gym.answers import fit_answers, said_text, value_like
-from compoworld_gym.entity_values import typed_values
+from compoworld_gym.answers import fit_answers, leaves, said_text, value_like
+from compoworld_gym.entity_values import values_by_type
 from compoworld_gym.footprint import fit_checks
 from compoworld_gym.generation.config import TODAY, GenerationConfig
 from compoworld_gym.generation.context import Ctx
@@ -119,10 +119,11 @@ class _Library:
 
 
 @functools.lru_cache(maxsize=4096)
-def _seeded_typed(service: str, seed: int, today: Any) -> dict[Any, set[str]]:
-    """The typed values of a distractor's seeded state (shared, read-only:
+def _seeded_typed(service: str, seed: int, today: Any) -> dict[str, tuple[Any, ...]]:
+    """The typed values of a distractor's seeded state, by entity type
+    (:func:`~compoworld_gym.entity_values.values_by_type`; shared, read-only:
     answer candidates come from it)."""
-    return typed_values({service: orjson.loads(seed_state_bytes(service, seed, today))})
+    return values_by_type({service: orjson.loads(seed_state_bytes(service, seed, today))})
 
 
 @functools.lru_cache(maxsize=None)
@@ -173,9 +174,11 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
     with _Timer(stats, "submit"):
         # Guards fitted to what the verified reference wrote: nothing twice, nothing elsewhere.
         checks = fit_checks(plan_design.checks, verdict.footprint, [*services, *listed.distractors])
-        # Answer items also list the other values the reference's reads returned (a dump names them).
-        plan_design.checks = fit_answers(checks, states=plan_design.initial_state, index=value_like(verdict.seen),
-                                         seen=verdict.seen,
+        # Answer items also list the other values the reference's reads returned (a dump names them);
+        # flattened once, since both the index and the fitting walk them.
+        seen = leaves(verdict.seen)
+        plan_design.checks = fit_answers(checks, states=plan_design.initial_state, index=value_like(seen),
+                                         seen=seen,
                                          decoys=plan_design.decoys, said=said_text(
                                              plan_design.instruction, plan_design.reference,
                                              plan_design.reference_answer))

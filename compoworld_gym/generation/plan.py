@@ -100,10 +100,12 @@ class RelayGraph:
         relays: every relay, in service order.
         nexts: ``{relay index: [indices of relays it can lead to]}``.
         starts: indices of relays a chain can start from.
+        owned: ``{service: its own id types}`` (see :func:`own_id_types`).
     """
 
     def __init__(self, links: dict[str, ServiceLinks]) -> None:
         self.relays = relays(links)
+        self.owned = {name: frozenset(own_id_types(sl)) for name, sl in links.items()}
         self.nexts = {i: [j for j, b in enumerate(self.relays) if linkable(a, b)] for i, a in enumerate(self.relays)}
         self.starts = [i for i, r in enumerate(self.relays) if r.entry is not None and self.nexts[i]
                        and (r.alloc is not None or not r.key.endswith("_id"))]
@@ -236,10 +238,12 @@ def _bindable(action: Action, slots: list[tuple[Slot, str, str]], routed: bool,
     return _same_record_money(action, bind, slots, own)
 
 
+@functools.lru_cache(maxsize=None)
 def _related(a: str, b: str) -> bool:
     """Whether a value read in service ``a`` may be written to ``b``: same
     domain or a shared family (a customer's refund form never asks for an
-    employee's pay)."""
+    employee's pay). Cached: a fact of the catalog, asked for every action of
+    every plan."""
     return a == b or affinity(_domain(a), _domain(b)) > 1.0
 
 
@@ -291,6 +295,7 @@ def plan(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], *, length
     Raises:
         PlanError: no chain or no usable action.
     """
+    graph = graph or RelayGraph(links)
     chain = walk(rng, links, min(length, max_services), graph)
     values = _Values(ctx)
     hops, entry_key = _hops(chain, values, rng, p_stale)
@@ -298,11 +303,11 @@ def plan(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], *, length
     used = {r.service for r in chain}
     actions: list[ActionSpec] = []
     # A policy adds its holder's service and, maybe, the routed write's.
-    rule = (_rule(rng, ctx, links, hops, slots, used, actions)
+    owned = graph.owned
+    rule = (_rule(rng, ctx, links, hops, slots, used, actions, owned)
             if rng.random() < p_rule and len(used) + 2 <= max_services else None)
     used |= {a.action.service for a in actions} | ({rule.holder.service} if rule else set())
     last = len(hops) - 1
-    owned = {name: frozenset(own_id_types(links[name])) for name in links}
     options = [(a, b) for name in sorted(links) for a in links[name].actions
                if (b := _bindable(a, slots, False, hops, owned[name])) is not None]
     visited = [r.service for r in chain]
@@ -335,14 +340,14 @@ def plan(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], *, length
 
 
 def _rule(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], hops: list[HopSpec],
-          slots: list[tuple[Slot, str, str]], used: set[str], actions: list[ActionSpec]) -> Optional[RuleSpec]:
+          slots: list[tuple[Slot, str, str]], used: set[str], actions: list[ActionSpec],
+          owned: dict[str, frozenset[str]]) -> Optional[RuleSpec]:
     """A policy routing one action by an amount the chain found (the routed
-    action is appended to ``actions``)."""
+    action is appended to ``actions``; ``owned`` is :attr:`RelayGraph.owned`)."""
     money = [s for s, t, _ in slots if t == "money"]
     holders = [h for name in sorted(links) if name not in used for h in links[name].rules]
     routable = [(a, links[a.service].route_values[a.needs[0].type]) for name in sorted(links)
                 for a in links[name].actions if a.routable and a.needs[0].type in links[name].route_values]
-    owned = {name: frozenset(own_id_types(links[name])) for name in links}
     routable = [(a, rv) for a, rv in routable if _bindable(a, slots, True, hops, owned[a.service]) is not None]
     if not (money and holders and routable):
         return None

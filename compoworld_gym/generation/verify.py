@@ -20,8 +20,8 @@ Replays mount only the task's services (checks read nothing else); the
 env-level replay with distractors is tested in ``tests/generation``.
 Ablations are cheap: services are independent, so removing a call on one
 service is replayed from that service's state saved just before the call
-(recorded on the first replay), and only the checks that read that service
-or the call log are judged again.
+(recorded on the first replay), and only the checks that read the call log,
+or the collections of that service the removal changed, are judged again.
 """
 
 from __future__ import annotations
@@ -79,10 +79,11 @@ def _blobs(task: Task) -> dict[str, bytes]:
 def _mount(task: Task, blobs: dict[str, bytes], mounted: Optional[dict[str, Any]] = None) -> World:
     """The task's services on their initial states; ``mounted`` services
     (fresh, never written: the design stage's solver only read them) are
-    used as they are instead of being validated again."""
+    used as they are instead of being validated again. A one-off world: no
+    later world mounts this set of services, so its routes are not cached."""
     mounted = mounted or {}
-    return World(mounted[n] if n in mounted else get_service(n)(orjson.loads(blobs[n]), today=task.today)
-                 for n in task.services)
+    return World((mounted[n] if n in mounted else get_service(n)(blobs[n], today=task.today)
+                  for n in task.services), cache_routes=False)
 
 
 def _call_args(mc: Any) -> Any:
@@ -172,7 +173,8 @@ def _ablate(task: Task, run: _Run, blobs: dict[str, bytes], i: int
     log = [e for e in run.world.call_log if e["index"] != skip]
     if read_only:  # a read changes no state: only the call log differs
         return None, None, log
-    svc = get_service(name)(orjson.loads(run.before.get(i, blobs[name])), today=task.today)
+    # From the JSON bytes: pydantic parses and validates in one pass (no intermediate dicts).
+    svc = get_service(name)(run.before.get(i, blobs[name]), today=task.today)
     redo: dict[int, dict[str, Any]] = {}
     for j, (svc_name, tool, later_read, entry) in run.steps.items():
         # A later read changes nothing; only a call-log check could see its outcome.
@@ -199,8 +201,7 @@ def _check_ablations(task: Task, run: _Run, blobs: dict[str, bytes], final: dict
             continue
         name, state, log = _ablate(task, run, blobs, i)
         replays += 1
-        relevant = log_checks + ([c for c in task.checks if getattr(c, "service", None) == name
-                                  and c.kind not in _LOG_KINDS] if name else [])
+        relevant = log_checks + (_affected(task, name, state, final[name]) if name else [])
         states = final if name is None else {**final, name: state}
         broken = _failing(relevant, states, task.reference_answer, log, initial)
         if not read_only and not broken:
@@ -210,13 +211,24 @@ def _check_ablations(task: Task, run: _Run, blobs: dict[str, bytes], final: dict
     return None, covered, replays
 
 
+def _affected(task: Task, name: str, state: dict[str, Any], final: dict[str, Any]) -> list[Any]:
+    """The state checks on service ``name`` whose collection differs between
+    ``state`` (an ablation's) and ``final`` (the reference's). A state check
+    reads only its collection, at the end and at reset, and every check
+    passed on the reference's end state, so one whose collection is as the
+    reference left it passes again: judging it would change nothing."""
+    return [c for c in task.checks if getattr(c, "service", None) == name and c.kind not in _LOG_KINDS
+            and (getattr(c, "collection", None) is None or state.get(c.collection) != final.get(c.collection))]
+
+
 def _failing(checks: list[Any], states: dict[str, Any], answer: Optional[str], log: list[dict[str, Any]],
              initial: dict[str, Any]) -> set[str]:
     return {r.id for r in evaluate_checks(checks, states, answer, log, initial) if not r.passed}
 
 
-def _dump(state: Any) -> bytes:
-    return orjson.dumps(state.model_dump(mode="json"))
+def _dump(state: Any) -> str:
+    """A state model's JSON text, serialised by pydantic in one pass (no intermediate dicts)."""
+    return state.model_dump_json()
 
 
 def _log_key(log: list[dict[str, Any]]) -> list[tuple]:
@@ -291,7 +303,7 @@ def verify(task: Task, guards: Optional[Iterable[str]] = None, mounted: Optional
     if failed:
         return _fail(f"reference-below-1: checks {sorted(failed)} fail on the reference", 1)
     again, again_log = _replay_again(task, run, blobs)
-    # JSON bytes compare the same data as model equality, in C rather than
+    # JSON texts compare the same data as model equality, in C rather than
     # pydantic's recursive Python __eq__ (the dominant cost of this replay).
     writes = [e for e in world.call_log if e["service"] in again
               and not world.classes[e["service"]].tools[e["tool"]].read_only]

@@ -80,8 +80,10 @@ def _note(reader: Reader, args: dict[str, Found]) -> Write:
                call("maps_save_place", place_id=pid, label=site["label"], note=note)],
         checks=[RecordMatches(id="_", service="maps", collection="saved", record_id=pid,
                               where={"label": {"$ieq": site["label"]},
-                                     "note": {"$all": [{"$contains": case}, {"$contains": mention.display}]}},
-                              description="The client's saved site keeps its label; its note quotes the value.")],
+                                     "note": {"$all": [{"$contains": site["note"]}, {"$contains": case},
+                                                       {"$contains": mention.display}]}},
+                              description="The client's saved site keeps its label and note; the note adds "
+                                          "the value.")],
         scope=[OnlyChanged(id="_", service="maps", collection="saved", allow_ids=[pid],
                            description="No other saved place was changed, removed or added.")],
         tool="maps_save_place", where={"place_id": pid}, label="the note on the client's saved site")
