@@ -92,17 +92,27 @@ def _route_table(classes: tuple[type[Service], ...]) -> tuple[dict[str, tuple[st
     counts = Counter(t for cls in classes for t in cls.tools)
     routes: dict[str, tuple[str, ToolSpec]] = {}
     exposed: dict[tuple[str, str], str] = {}
+    listing: dict[str, tuple[tuple[str, str], ...]] = {}
     for cls in classes:
-        for name, spec in cls.tools.items():
-            qualified = f"{cls.name}{SEPARATOR}{name}"
-            routes[qualified] = (cls.name, spec)
-            exposed[(cls.name, name)] = qualified
-            if counts[name] == 1:
-                routes[name] = (cls.name, spec)
-                exposed[(cls.name, name)] = name
-    listing = {cls.name: tuple((exposed[(cls.name, n)], t.summary) for n, t in cls.tools.items())
-               for cls in classes}
+        rows = []
+        for name, qualified, route, summary in _tool_rows(cls):
+            routes[qualified] = route
+            shown = qualified
+            if counts[name] == 1:  # a bare name only where no other mounted service has the tool
+                routes[name] = route
+                shown = name
+            exposed[(cls.name, name)] = shown
+            rows.append((shown, summary))
+        listing[cls.name] = tuple(rows)
     return routes, exposed, listing
+
+
+@functools.lru_cache(maxsize=None)
+def _tool_rows(cls: type[Service]) -> tuple[tuple[str, str, tuple[str, ToolSpec], str], ...]:
+    """``(tool, qualified name, route, summary)`` per tool of a class: what
+    every routing table of a set of classes holding it repeats."""
+    return tuple((name, f"{cls.name}{SEPARATOR}{name}", (cls.name, spec), spec.summary)
+                 for name, spec in cls.tools.items())
 
 
 class World:

@@ -20,6 +20,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Optional
 
+import orjson
+
 from compoworld_gym.generation.context import Ctx
 from compoworld_gym.generation.links import Action, Need, Relay, RuleHolder, ServiceLinks
 
@@ -140,7 +142,7 @@ class Planted:
     alt_keys: list[Any]
     stale_values: dict[Slot, Any] = field(default_factory=dict)
     alt_values: dict[Slot, Any] = field(default_factory=dict)
-    policy_start: Optional["PolicyStart"] = field(default=None, repr=False)
+    policy_start: Optional["PolicyStart"] = field(default=None, repr=False, compare=False)
 
 
 @dataclass(frozen=True)
@@ -166,8 +168,6 @@ _CTX_OWN = frozenset({"states", "rng", "fake", "today"})
 
 
 def _policy_start(ctx: Ctx) -> PolicyStart:
-    import orjson
-
     return PolicyStart(states={name: orjson.dumps(state) for name, state in ctx.states.items()},
                        rng=ctx.rng.getstate(),
                        ctx=copy.deepcopy({k: v for k, v in vars(ctx).items() if k not in _CTX_OWN}))
@@ -199,8 +199,6 @@ def materialize(spec: ChainSpec, base: dict[str, dict[str, Any]], today: Any, fa
     Returns:
         A :class:`Planted` world; the same spec and overrides give the same bytes.
     """
-    import orjson
-
     overrides = overrides or {}
     states = {name: orjson.loads(state if isinstance(state, bytes) else orjson.dumps(state))
               for name, state in base.items()}
@@ -243,14 +241,15 @@ def materialize(spec: ChainSpec, base: dict[str, dict[str, Any]], today: Any, fa
                 alt_keys[i + 1] = alt_rid
     if spec.rule is not None:
         planted.policy_start = _policy_start(ctx)
-    _plant_rest(spec, ctx, planted, overrides.get("threshold", spec.rule.threshold if spec.rule else 0.0))
+    _plant_rest(spec, ctx, planted, overrides.get("threshold"))
     return planted
 
 
-def _plant_rest(spec: ChainSpec, ctx: Ctx, planted: Planted, threshold: float) -> None:
-    """What comes after the chain's records: the policy (at ``threshold``) and the actions' preparations."""
+def _plant_rest(spec: ChainSpec, ctx: Ctx, planted: Planted, threshold: Optional[float]) -> None:
+    """What comes after the chain's records: the policy (at ``threshold``,
+    None for its own) and the actions' preparations."""
     if spec.rule is not None:
-        _plant_rule(spec.rule, ctx, threshold)
+        _plant_rule(spec.rule, ctx, spec.rule.threshold if threshold is None else threshold)
     for act in spec.actions:
         if act.action.prepare is not None:
             act.action.prepare(ctx, {p: _slot_value(spec, planted, s) for p, s in act.bind.items()})
@@ -263,13 +262,13 @@ def replant_policy(spec: ChainSpec, planted: Planted, today: Any, fake: Any, thr
     The chain's records are planted before the policy and do not depend on
     its threshold, so planting resumes from ``planted.policy_start``: the
     same states, random state and context, hence the same bytes as planting
-    everything again (planters draw from ``ctx.rng``, never from ``fake``).
+    everything again (planters draw from ``ctx.rng``, never from ``fake``,
+    and keep only values on the context). ``planted``'s own overrides, if
+    any, stay as they were.
 
     Raises:
         ValueError: ``spec`` has no policy.
     """
-    import orjson
-
     start = planted.policy_start
     if spec.rule is None or start is None:
         raise ValueError("the chain has no policy to plant again")

@@ -21,7 +21,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any, Optional
 
-from compoworld_gym.generation.chain import ChainSpec, Planted, Slot, materialize
+from compoworld_gym.generation.chain import ChainSpec, Planted, Slot, replant_policy
 from compoworld_gym.generation.links import SolveError
 from compoworld_gym.generation.solve import Derived, Mounts, solve
 
@@ -58,12 +58,12 @@ def _flip(spec: ChainSpec, slot: Slot) -> Optional[float]:
     return round(rule.threshold * (0.5 if amount >= rule.threshold else 1.5), 2)
 
 
-def _changes(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: Any, overrides: dict[Any, Any],
-             original: Derived, cache: Mounts, hop: int = 0) -> tuple[bool, Optional[Derived]]:
-    """Whether re-planting with ``overrides`` changes the expected end state,
-    and the re-derivation (None when the chain no longer solves)."""
+def _changes(spec: ChainSpec, replanted: Planted, today: dt.date, original: Derived, cache: Mounts,
+             hop: int = 0) -> tuple[bool, Optional[Derived]]:
+    """Whether the re-planted world changes the expected end state, and the
+    re-derivation (None when the chain no longer solves)."""
     try:
-        again = solve(spec, materialize(spec, base, today, fake, overrides), today, cache, (original, hop))
+        again = solve(spec, replanted, today, cache, (original, hop))
     except SolveError:
         return True, None
     return again.end_state() != original.end_state(), again
@@ -123,8 +123,8 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
         verdicts.setdefault(service, "not-needed")
     flipped = None
     if spec.rule is not None:
-        changed, flipped = _changes(spec, base, today, fake, {"threshold": spec.rule.stale_threshold}, original,
-                                    cache, len(spec.hops))
+        replanted = replant_policy(spec, planted, today, fake, spec.rule.stale_threshold)
+        changed, flipped = _changes(spec, replanted, today, original, cache, len(spec.hops))
         verdicts[spec.rule.holder.service] = "changes:policy" if changed else "not-needed"
     for act in spec.actions:
         verdicts.setdefault(act.action.service, "written")

@@ -113,7 +113,8 @@ def _forms(value: Any) -> list[str]:
 
 
 def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: set[Any],
-            skip: set[str], others: dict[str, dict[str, tuple[Any, ...]]]) -> tuple[list[Check], str]:
+            skip: set[str], others: dict[str, dict[str, tuple[Any, ...]]], base: dict[str, Any]
+            ) -> tuple[list[Check], str]:
     """The report item: the value found, and none of the values it could be
     confused with (:class:`~compoworld_gym.checks.AnswerContains` ``candidates``).
 
@@ -124,7 +125,8 @@ def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: s
     groups them) and, for an amount, an email or a date, every other value of
     that shape outside the records the task writes (``skip``), so that an
     answer dumping everything seen fails. Values the task itself uses (``legit``) or that an honest
-    summary may repeat (``said``) are never candidates.
+    summary may repeat (``said``) are never candidates. ``base``: the seeded
+    states the chain was planted into.
     """
     slot = spec.report
     # Look-alikes of the same type anywhere in the chain, and the alternative
@@ -140,17 +142,31 @@ def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: s
     wrong += [v for by_type in others.values() for v in by_type.get(found.type, ())]
     shape = shape_of(found.value)
     if shape is not None:
-        wrong += shaped(planted.states, shape, skip)
+        wrong += shaped(planted.states, shape, skip, base)
     answer = f"Done. {found.noun[:1].upper()}{found.noun[1:]} was {found.display}."
     right = "\x00".join([*_forms(found.value), answer]).casefold()
-    # A look-alike inside the right answer ("39.90" in "4739.90") would fail the right answer.
-    candidates = [f for v in dict.fromkeys(w for w in wrong if w is not None and not isinstance(w, bool))
-                  if v != found.value and v not in legit
-                  for f in _forms(v) if len(f) >= MIN_EXCLUDED_CHARS and f.casefold() not in said
-                  and f.casefold() not in right]
     return [AnswerContains(id="report", values=_forms(found.value), any_of=True,
-                           candidates=list(dict.fromkeys(candidates)), max_chars=REPORT_MAX_CHARS,
+                           candidates=_candidates(wrong, found, legit, said, right), max_chars=REPORT_MAX_CHARS,
                            description=f"The final answer reports {found.noun}, and no look-alike of it.")], answer
+
+
+def _candidates(wrong: list[Any], found: Found, legit: set[Any], said: str, right: str) -> list[str]:
+    """The written forms of the look-alikes ``wrong`` that the report item
+    lists, each once: not the value found or one the task uses (``legit``),
+    at least :data:`MIN_EXCLUDED_CHARS` long, and not inside what the task
+    says (``said``) or the right answer (``right``, casefolded): a look-alike
+    inside it ("39.90" in "4739.90") would fail the right answer. Each form
+    is casefolded once and tried on the short ``right`` first (hundreds of
+    look-alikes per task)."""
+    out: dict[str, None] = {}
+    for v in dict.fromkeys(w for w in wrong if w is not None and not isinstance(w, bool)):
+        if v == found.value or v in legit:
+            continue
+        for f in _forms(v):
+            low = f.casefold()
+            if len(f) >= MIN_EXCLUDED_CHARS and low not in right and low not in said:
+                out[f] = None
+    return list(out)
 
 
 def _goal(spec: ChainSpec, derived: Derived, k: int) -> str:
@@ -247,7 +263,7 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
     said = "\x00".join([text.casefold(), *(str(mc.arguments).casefold() for mc in reference)])
     legit = {f.value for f in derived.found.values()}
     skip = {i for g in guards if isinstance(g, OnlyChanged) for i in g.allow_ids}
-    report, answer = _report(spec, planted, derived.found[spec.report], said, legit, skip, others or {})
+    report, answer = _report(spec, planted, derived.found[spec.report], said, legit, skip, others or {}, base)
     checks: list[Check] = [*work, *guards, *report]
     comp = _composition(spec, derived)
     return Design(

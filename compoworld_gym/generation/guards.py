@@ -18,6 +18,7 @@ they cost a gaming agent reward without paying a lazy one:
 
 from __future__ import annotations
 
+import functools
 import re
 from typing import Any, Optional
 
@@ -76,19 +77,56 @@ def shape_of(value: Any) -> Optional[str]:
     return None
 
 
-def shaped(states: dict[str, Any], shape: str, skip: set[str]) -> list[Any]:
+def _of_records(coll: Any) -> bool:
+    """Whether a state field is a collection of records (a non-empty dict of dicts)."""
+    return isinstance(coll, dict) and bool(coll) and isinstance(next(iter(coll.values())), dict)
+
+
+@functools.lru_cache(maxsize=512)
+def _heads(state: bytes) -> dict[str, bytes]:
+    """``{collection: its JSON without the closing brace}`` of a seeded
+    state's record collections (seeded states are shared by many tasks, as
+    the same bytes object)."""
+    return {name: orjson.dumps(coll)[:-1] for name, coll in orjson.loads(state).items() if _of_records(coll)}
+
+
+@functools.lru_cache(maxsize=1024)
+def _base_found(state: bytes, shape: str) -> dict[str, tuple[bytes, tuple[bytes, ...]]]:
+    """``{collection: (its head, the matches of shape in it)}`` (see :func:`_heads`)."""
+    rx = SHAPES[shape]
+    return {name: (head, tuple(rx.findall(head))) for name, head in _heads(state).items()}
+
+
+def _found(rx: re.Pattern[bytes], blob: bytes, base: Optional[tuple[bytes, tuple[bytes, ...]]]) -> list[bytes]:
+    """``rx.findall(blob)``, reusing the matches of the seeded collection
+    ``blob`` extends (planting appends records). That head ends with its last
+    record's closing brace and the rest starts with the collection's closing
+    brace or a comma: no match of a shape spans braces or commas outside
+    quotes, so the matches of the whole are the head's, then the rest's."""
+    if base is not None and blob.startswith(base[0]):
+        return [*base[1], *rx.findall(blob, len(base[0]))]
+    return rx.findall(blob)
+
+
+def shaped(states: dict[str, Any], shape: str, skip: set[str], base: Optional[dict[str, Any]] = None) -> list[Any]:
     """Every value of ``shape`` held by a record of the states, in state
-    order, leaving out the records in ``skip`` (records the task writes)."""
+    order, leaving out the records in ``skip`` (records the task writes).
+
+    ``base``: the states' seeded states (JSON bytes), whose matches are
+    reused where planting only added records (see :func:`_found`).
+    """
     rx = SHAPES[shape]
     out: dict[Any, None] = {}
-    for state in states.values():
-        for coll in state.values():
-            if not isinstance(coll, dict) or not coll or not isinstance(next(iter(coll.values())), dict):
+    for service, state in states.items():
+        seeded = (base or {}).get(service)
+        known = _base_found(seeded, shape) if isinstance(seeded, bytes) else {}
+        for name, coll in state.items():
+            if not _of_records(coll):
                 continue
             if skip.intersection(coll):
                 coll = {k: v for k, v in coll.items() if k not in skip}
-            found = rx.findall(orjson.dumps(coll))
-            out.update((float(v) if shape == "money" else v.decode(), None) for v in found)
+            found = _found(rx, orjson.dumps(coll), known.get(name))
+            out.update(dict.fromkeys(map(float, found) if shape == "money" else map(bytes.decode, found)))
     return list(out)
 
 

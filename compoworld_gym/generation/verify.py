@@ -138,26 +138,29 @@ def _written(run: _Run) -> set[str]:
     return {name for name, _, read_only, _ in run.steps.values() if not read_only}
 
 
-def _replay_again(task: Task, run: _Run, blobs: dict[str, bytes]) -> tuple[dict[str, Any], list[tuple]]:
+def _replay_again(task: Task, run: _Run, blobs: dict[str, bytes]
+                  ) -> tuple[dict[str, Any], list[tuple], dict[str, Any]]:
     """A second, independent run of the reference's writes on fresh copies of
     the services it writes (routing is known from the first run, so no world
     is needed). Reads keep the state by the read-only contract, so replaying
     them would show nothing new.
 
     Returns:
-        ``({service: state model}, [(service, tool, success, code), ...])``
-        for the written services.
+        ``({service: end state JSON}, [(service, tool, success, code), ...],
+        {service: state JSON before its first write})`` for the written
+        services; the last is what removing a service's only write leaves.
     """
     services = {n: get_service(n)(blobs[n], today=task.today) for n in sorted(_written(run))}
+    starts = {n: svc.state_dict() for n, svc in services.items()}
     log = []
     for j, (name, tool, read_only, _) in run.steps.items():
         if name in services and not read_only:  # reads change no state: the writes decide it
             res = services[name].call(tool, _call_args(task.reference[j]))
             log.append((name, tool, res["success"], None if res["success"] else res["error"]["code"]))
-    return {n: svc.state for n, svc in services.items()}, log
+    return {n: svc.state_dict() for n, svc in services.items()}, log, starts
 
 
-def _ablate(task: Task, run: _Run, blobs: dict[str, bytes], i: int
+def _ablate(task: Task, run: _Run, blobs: dict[str, bytes], i: int, starts: dict[str, Any]
             ) -> tuple[Optional[str], Optional[dict[str, Any]], list[dict[str, Any]]]:
     """The reference without step ``i``, recomputed only where it can differ.
 
@@ -165,6 +168,8 @@ def _ablate(task: Task, run: _Run, blobs: dict[str, bytes], i: int
     only ``S``'s state and the outcome of ``S``'s later calls: ``S`` is
     restored from its state just before step ``i`` and its later calls are
     replayed; every other service keeps its final state and log entries.
+    Without later calls, removing ``S``'s first write leaves ``S`` as it
+    started: ``starts[S]``, from the replay's fresh copy of the same bytes.
 
     Returns:
         ``(S or None for a read, S's new state JSON or None, call log)``.
@@ -173,14 +178,17 @@ def _ablate(task: Task, run: _Run, blobs: dict[str, bytes], i: int
     log = [e for e in run.world.call_log if e["index"] != skip]
     if read_only:  # a read changes no state: only the call log differs
         return None, None, log
+    # A later read changes nothing; only a call-log check could see its outcome.
+    later = [(j, tool, entry) for j, (svc_name, tool, later_read, entry) in run.steps.items()
+             if j > i and svc_name == name and (not later_read or _call_checked(task, task.reference[j]))]
+    if not later and i not in run.before:
+        return name, starts[name], log
     # From the JSON bytes: pydantic parses and validates in one pass (no intermediate dicts).
     svc = get_service(name)(run.before.get(i, blobs[name]), today=task.today)
     redo: dict[int, dict[str, Any]] = {}
-    for j, (svc_name, tool, later_read, entry) in run.steps.items():
-        # A later read changes nothing; only a call-log check could see its outcome.
-        if j > i and svc_name == name and (not later_read or _call_checked(task, task.reference[j])):
-            res = svc.call(tool, _call_args(task.reference[j]))
-            redo[entry] = {"success": res["success"], "code": None if res["success"] else res["error"]["code"]}
+    for j, tool, entry in later:
+        res = svc.call(tool, _call_args(task.reference[j]))
+        redo[entry] = {"success": res["success"], "code": None if res["success"] else res["error"]["code"]}
     return name, svc.state_dict(), [{**e, **redo[e["index"]]} if e["index"] in redo else e for e in log]
 
 
@@ -188,8 +196,9 @@ _LOG_KINDS = ("tool_called", "tool_not_called", "call_order")
 
 
 def _check_ablations(task: Task, run: _Run, blobs: dict[str, bytes], final: dict[str, Any],
-                     initial: dict[str, Any]) -> tuple[Optional[str], set[str], int]:
-    """Remove each write (and each call-checked read) in turn; which checks break?"""
+                     initial: dict[str, Any], starts: dict[str, Any]) -> tuple[Optional[str], set[str], int]:
+    """Remove each write (and each call-checked read) in turn; which checks
+    break? (``starts``: see :func:`_ablate`.)"""
     covered = {c.id for c in task.checks if c.kind == "answer_contains"}
     replays = 0
     log_checks = [c for c in task.checks if c.kind in _LOG_KINDS]
@@ -199,7 +208,7 @@ def _check_ablations(task: Task, run: _Run, blobs: dict[str, bytes], final: dict
         read_only = run.steps[i][2]
         if read_only and not _call_checked(task, mc):
             continue
-        name, state, log = _ablate(task, run, blobs, i)
+        name, state, log = _ablate(task, run, blobs, i, starts)
         replays += 1
         relevant = log_checks + (_affected(task, name, state, final[name]) if name else [])
         states = final if name is None else {**final, name: state}
@@ -224,11 +233,6 @@ def _affected(task: Task, name: str, state: dict[str, Any], final: dict[str, Any
 def _failing(checks: list[Any], states: dict[str, Any], answer: Optional[str], log: list[dict[str, Any]],
              initial: dict[str, Any]) -> set[str]:
     return {r.id for r in evaluate_checks(checks, states, answer, log, initial) if not r.passed}
-
-
-def _dump(state: Any) -> str:
-    """A state model's JSON text, serialised by pydantic in one pass (no intermediate dicts)."""
-    return state.model_dump_json()
 
 
 def _log_key(log: list[dict[str, Any]]) -> list[tuple]:
@@ -302,14 +306,14 @@ def verify(task: Task, guards: Optional[Iterable[str]] = None, mounted: Optional
         return _fail(f"guard-broken: the reference breaks guards {sorted(failed)}", 1)
     if failed:
         return _fail(f"reference-below-1: checks {sorted(failed)} fail on the reference", 1)
-    again, again_log = _replay_again(task, run, blobs)
-    # JSON texts compare the same data as model equality, in C rather than
+    again, again_log, starts = _replay_again(task, run, blobs)
+    # JSON bytes compare the same data as model equality, in C rather than
     # pydantic's recursive Python __eq__ (the dominant cost of this replay).
     writes = [e for e in world.call_log if e["service"] in again
               and not world.classes[e["service"]].tools[e["tool"]].read_only]
-    if any(_dump(again[n]) != _dump(world.services[n].state) for n in again) or again_log != _log_key(writes):
+    if any(orjson.dumps(again[n]) != orjson.dumps(final[n]) for n in again) or again_log != _log_key(writes):
         return _fail("nondeterministic: two replays of the reference differ", 2)
-    reason, covered, replays = _check_ablations(task, run, blobs, final, initial)
+    reason, covered, replays = _check_ablations(task, run, blobs, final, initial, starts)
     if reason:
         return _fail(reason, 2 + replays)
     idle = [c.id for c in task.checks if c.id not in covered and c.id not in guards]
