@@ -1,0 +1,109 @@
+"""The Typer application every command module registers on.
+
+Every command runs inside :func:`friendly`: an error a user can cause (a
+missing extra, a bad file, a refused connection) is one ``error:`` line on
+stderr and a non-zero exit; ``--debug`` (or ``COMPOWORLD_DEBUG=1``) shows the
+traceback instead. Ctrl-C exits 130 with one line.
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from typing import Any, Callable, Optional
+
+import click
+import typer
+
+#: Which ``pip install "compoworld-gym[...]"`` extra provides a missing top-level module.
+EXTRA_OF_MODULE = {
+    "matplotlib": "viz", "mcp": "mcp", "mcp_types": "mcp", "anyio": "mcp", "httpx": "mcp",
+    "torch": "train", "transformers": "train", "trl": "train", "peft": "train", "datasets": "train",
+    "accelerate": "train", "tokenizers": "train", "openai": "openai", "vllm": "vllm",
+}
+
+_state = {"debug": os.environ.get("COMPOWORLD_DEBUG", "") not in ("", "0")}
+
+
+def debugging() -> bool:
+    """Whether ``--debug`` (or ``COMPOWORLD_DEBUG``) asked for tracebacks."""
+    return _state["debug"]
+
+
+def missing_extra_message(exc: ModuleNotFoundError) -> Optional[str]:
+    """``"... needs the [viz] extra: pip install ..."`` for a module an extra provides, else None."""
+    top = (exc.name or "").split(".")[0]
+    extra = EXTRA_OF_MODULE.get(top)
+    if extra is None:
+        return None
+    return (f"this command needs the [{extra}] extra (module {top!r} is not installed): "
+            f'pip install "compoworld-gym[{extra}]"')
+
+
+def _one_line(exc: BaseException) -> str:
+    if isinstance(exc, ModuleNotFoundError) and missing_extra_message(exc):
+        return missing_extra_message(exc)  # type: ignore[return-value]
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    return f"{type(exc).__name__}: {text} (run with --debug for the traceback)"
+
+
+def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
+    """Wrap a command so that an unexpected error is one line on stderr (exit 1), not a traceback.
+
+    ``typer.Exit``/click's own exits pass through; ``KeyboardInterrupt``
+    exits 130 with ``interrupted``; with :func:`debugging` the error is
+    re-raised unchanged.
+    """
+
+    @functools.wraps(fn)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        from compoworld_gym.cli.common import fail
+
+        try:
+            return fn(*args, **kwargs)
+        except (typer.Exit, click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+            raise
+        except KeyboardInterrupt:
+            if debugging():
+                raise
+            raise fail("interrupted", 130) from None
+        except Exception as exc:
+            if debugging():
+                raise
+            code = 2 if isinstance(exc, ModuleNotFoundError) and missing_extra_message(exc) else 1
+            raise fail(_one_line(exc), code) from None
+
+    return wrapper
+
+
+class FriendlyTyper(typer.Typer):
+    """A Typer whose commands all run inside :func:`friendly`."""
+
+    def command(self, *args: Any, **kwargs: Any) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        register = super().command(*args, **kwargs)
+        return lambda fn: register(friendly(fn))
+
+
+app = FriendlyTyper(add_completion=False, no_args_is_help=True, pretty_exceptions_enable=False,
+                    help="compoworld-gym: composed, verified tool-use environments for LLM agents.")
+
+
+def _show_version(value: bool) -> None:
+    if value:
+        from compoworld_gym import __version__
+
+        typer.echo(f"compoworld-gym {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def root(
+    version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
+                                 help="Print the version and exit."),
+    debug: bool = typer.Option(False, "--debug", help="Show full tracebacks instead of one-line errors."),
+) -> None:
+    """compoworld-gym: composed, verified tool-use environments for LLM agents.
+
+    Paper: Compositional Environment Scaling for General Agents (CompoWorld).
+    """
+    _state["debug"] = debug or _state["debug"]

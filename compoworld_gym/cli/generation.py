@@ -1,0 +1,130 @@
+"""``compoworld graph`` and ``compoworld generate``."""
+
+from __future__ import annotations
+
+import signal
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from compoworld_gym.cli.app import app
+from compoworld_gym.cli.common import check_out, fail, print_json, console
+
+
+@app.command()
+def graph(
+    out: Path = typer.Option(Path("compoworld-graph.png"), "--out", help="PNG of the dependency graph."),
+    composition_out: Optional[Path] = typer.Option(None, "--composition-out",
+                                                   help="Also draw one sampled composition (PNG)."),
+    k: int = typer.Option(5, "--k", min=1, help="Composition size for the candidate count."),
+    seed: int = typer.Option(0, "--seed", help="Seed of the sampled composition."),
+    as_json: bool = typer.Option(False, "--json", help="Print the summary as JSON."),
+) -> None:
+    """Print the service dependency graph's size and draw it (and one composition)."""
+    import random
+
+    from compoworld_gym.catalog import service_names
+    from compoworld_gym.composition import add_distractors, random_walk
+    from compoworld_gym.graph import build_graph, draw_composition, draw_graph, graph_summary
+
+    check_out(out)
+    if composition_out is not None:
+        check_out(composition_out)
+    g = build_graph()
+    summary = graph_summary(g, k=k)
+    summary["picture"] = str(draw_graph(out, g))
+    if composition_out is not None:
+        rng = random.Random(seed)
+        comp = add_distractors(random_walk(g, rng, k), service_names(), rng)
+        summary["composition"] = {"id": comp.id, "slug": comp.slug, "picture": str(draw_composition(comp, composition_out))}
+    if as_json:
+        print_json(summary)
+        return
+    cands = summary["candidate_compositions"]
+    console.print(f"{summary['services']} services, {summary['edges']} edges "
+                  f"({summary['typed_edges']} typed), {len(summary['entity_types'])} entity types; "
+                  f"candidate compositions of {k}: {cands}")
+    console.print(f"wrote {summary['picture']}" + (f" and {summary['composition']['picture']}"
+                                                   if "composition" in summary else ""))
+
+
+@app.command()
+def generate(
+    n: int = typer.Option(100, "--n", min=0, help="Number of verified tasks."),
+    seed: int = typer.Option(0, "--seed", min=0, help="Generation seed (same seed, same tasks)."),
+    out: Path = typer.Option(Path("tasks.jsonl"), "--out", help="Output JSONL task file."),
+    services: Optional[str] = typer.Option(None, "--services", help="Services per task: N or LO-HI (default 3-7)."),
+    designer: str = typer.Option("offline", "--designer",
+                                 help="Who writes instructions: offline (templates, deterministic) or openai."),
+    base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint for --designer openai."),
+    model: Optional[str] = typer.Option(None, "--model", help="Model name for --designer openai."),
+    api_key: str = typer.Option("EMPTY", "--api-key", envvar="OPENAI_API_KEY", help="Key for --designer openai."),
+    designer_timeout: float = typer.Option(30.0, "--designer-timeout", min=1.0,
+                                           help="Seconds per --designer openai request (one retry)."),
+    metrics: bool = typer.Option(False, "--metrics", help="Also measure the chain figures (replays every task)."),
+    as_json: bool = typer.Option(False, "--json", help="Print generation statistics as JSON."),
+) -> None:
+    """Generate verified chained tasks: a random walk over the services' records, then explore/design/verify/submit.
+
+    Tasks stream to a temporary file beside --out that replaces it only when
+    every task is written: an interrupted run leaves the old file as it was.
+    """
+    from rich.progress import Progress
+
+    from compoworld_gym.generation import ConfigError, GenerationConfig, GenerationError, GenerationStats, iter_tasks
+    from compoworld_gym.generation.designer import DesignerError, get_designer
+    from compoworld_gym.jsonl import atomic_writer
+
+    check_out(out)
+    try:
+        span = _services_range(services)
+        cfg = GenerationConfig() if span is None else GenerationConfig(services=span)
+        write_instruction = get_designer(designer, base_url=base_url, model=model, api_key=api_key,
+                                         timeout=designer_timeout)
+    except (ConfigError, DesignerError) as exc:
+        raise fail(str(exc)) from None
+    stats = GenerationStats()
+    kept = []
+    try:
+        # SIGTERM unwinds like Ctrl-C, so the temporary file is removed and --out is untouched.
+        signal.signal(signal.SIGTERM, _terminate)
+        with Progress(console=Console(stderr=True), transient=True) as progress, atomic_writer(out) as sink:
+            bar = progress.add_task("generating", total=n)
+            for k, task in enumerate(iter_tasks(n, seed, cfg, stats=stats, designer=write_instruction), 1):
+                sink.write(task.to_json() + "\n")
+                if metrics:
+                    kept.append(task)
+                progress.update(bar, completed=k)
+    except (GenerationError, DesignerError) as exc:
+        raise fail(f"{exc} ({out} left unchanged)") from None
+    summary = {"out": str(out), **stats.summary()}
+    if metrics:
+        from compoworld_gym.generation.metrics import chain_metrics
+
+        summary["chain"] = chain_metrics(kept)
+    if as_json:
+        print_json(summary)
+        return
+    console.print(f"wrote {summary['tasks']} verified tasks to {out} ({summary.get('compositions')} compositions)")
+
+
+def _terminate(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
+def _services_range(text: Optional[str]) -> Optional[tuple[int, int]]:
+    """``"4"`` → (4, 4), ``"3-5"`` → (3, 5); None keeps the default."""
+    if text is None:
+        return None
+    from compoworld_gym.catalog import service_names
+
+    lo, dash, hi = text.partition("-")
+    try:
+        span = int(lo), int(hi if dash else lo)
+    except ValueError:
+        raise fail(f"--services takes N or LO-HI (e.g. 3-5), got {text!r}") from None
+    if span[1] > len(service_names()):
+        raise fail(f"--services {text}: the library has only {len(service_names())} services")
+    return span
