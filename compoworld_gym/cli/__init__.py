@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from compoworld_gym.cli import catalog_cmds, evaluate, fuzzing, generation, mcp_cmds, play  # noqa: F401  (register)
+from compoworld_gym.cli import catalog_cmds, evaluate, fuzzing, generation, graph_cmd, mcp_cmds, play  # noqa: F401  (register)
 from compoworld_gym.cli.app import app
 
 __all__ = ["app", "main"]
