@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
-from typing import Any, Iterable, Literal, Optional, Union
+from typing import Any, Iterable, Iterator, Literal, Optional, Union
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -164,20 +164,83 @@ class TaskFileError(ValueError):
 
 
 def load_tasks(path: str | Path) -> list[Task]:
-    """Read a JSONL task file.
+    """Read a JSONL task file (UTF-8, one task per line; blank lines are skipped).
+
+    A summary written beside the file (``<file>.summary.json``, see
+    :mod:`compoworld_gym.task_summary`) is checked first: a file cut short
+    or changed since is an error, not a smaller pool.
 
     Raises:
-        TaskFileError: a line is not JSON or not a valid task; the message
-            gives ``path:line`` and the first problem.
+        TaskFileError: a line is not UTF-8, not JSON or not a valid task, two
+            tasks share an id, or the file does not match its summary; the
+            message gives ``path:line`` and the first problem.
         FileNotFoundError: the file does not exist.
     """
-    tasks = []
-    with open(path, encoding="utf-8") as fh:
-        for lineno, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            tasks.append(parse_task_line(line, f"{path}:{lineno}"))
+    from compoworld_gym.task_summary import SummaryMismatch, check_summary
+
+    data = Path(path).read_bytes()
+    try:
+        check_summary(path, data)
+    except SummaryMismatch as exc:
+        raise TaskFileError(str(exc)) from None
+    tasks: list[Task] = []
+    first_line: dict[str, int] = {}
+    for lineno, raw in enumerate(data.splitlines(), 1):
+        if not raw.strip():
+            continue
+        where = f"{path}:{lineno}"
+        task = parse_task_line(_utf8(raw, where), where)
+        if task.id in first_line:
+            raise TaskFileError(f"{where}: duplicate task id {task.id!r} (first at line {first_line[task.id]})")
+        first_line[task.id] = lineno
+        tasks.append(task)
     return tasks
+
+
+def iter_task_file(path: str | Path) -> Iterator[Task]:
+    """The tasks of a JSONL task file one at a time (constant memory; no summary or duplicate check).
+
+    Raises:
+        TaskFileError: a line is not UTF-8, not JSON or not a valid task.
+    """
+    with open(path, "rb") as fh:
+        for lineno, raw in enumerate(fh, 1):
+            if raw.strip():
+                yield parse_task_line(_utf8(raw, f"{path}:{lineno}"), f"{path}:{lineno}")
+
+
+def _utf8(raw: bytes, where: str) -> str:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise TaskFileError(f"{where}: not UTF-8 text (byte 0x{raw[exc.start]:02x} at column "
+                            f"{exc.start + 1}); task files are UTF-8 JSON Lines") from None
+
+
+_SHARED: dict[tuple[str, int, int], tuple[Task, ...]] = {}
+
+
+def shared_tasks(path: str | Path) -> tuple[Task, ...]:
+    """The tasks of ``path``, parsed once per process and shared (do not mutate them).
+
+    Envs made from the same file (vector sub-envs, one ``CompoWorld/<slug>-v0``
+    id per composition) share one parsed pool instead of one copy each. The
+    cache is keyed by the file's real path, modification time and size, so
+    a rewritten file is read again; it keeps the 4 most recent files.
+
+    Raises:
+        TaskFileError, FileNotFoundError: as :func:`load_tasks`.
+    """
+    real = Path(path).resolve()
+    st = real.stat()
+    key = (str(real), st.st_mtime_ns, st.st_size)
+    hit = _SHARED.get(key)
+    if hit is None:
+        hit = tuple(load_tasks(path))
+        while len(_SHARED) >= 4:
+            _SHARED.pop(next(iter(_SHARED)))
+        _SHARED[key] = hit
+    return hit
 
 
 def parse_task_line(line: str, where: str = "<task>") -> Task:

@@ -14,7 +14,7 @@ from compoworld_gym.errors import error_envelope
 from compoworld_gym.metatools import dispatch, meta_tool_definitions_json
 from compoworld_gym.prompts import system_prompt
 from compoworld_gym.rewards import score
-from compoworld_gym.tasks import Task, load_tasks
+from compoworld_gym.tasks import Task, shared_tasks
 from compoworld_gym.envs.spaces import Unicode
 
 #: Longest observation text, in characters (results are truncated past it).
@@ -92,7 +92,11 @@ class CompoWorldEnv(gym.Env[str, str]):
     rewards.
 
     ## Episode End
-    Terminates on a final answer; truncates after ``max_steps`` steps.
+    Terminates on a final answer; truncates after ``max_steps`` steps. A cut
+    from outside (``gym.make(..., max_episode_steps=N)``, whose ``TimeLimit``
+    the env cannot see) is scored the same way: registered ids add
+    :class:`~compoworld_gym.wrappers.ScoreOnTruncation` outermost, which
+    calls :meth:`end_episode`.
 
     ## Arguments
     - ``task``: a :class:`Task`, or the id of a task in ``tasks``/``task_file``.
@@ -143,6 +147,7 @@ class CompoWorldEnv(gym.Env[str, str]):
             self._pool = [t for t in self._pool if (t.composition or {}).get("id") == composition]
             if not self._pool:
                 raise ValueError(f"no task of composition {composition!r} in the task pool")
+        self._by_id: Optional[dict[str, Task]] = None  # built at the first lookup by id
         self._fixed = self._find(task) if task is not None else None
         self.task: Optional[Task] = None
         self.world = None
@@ -155,18 +160,33 @@ class CompoWorldEnv(gym.Env[str, str]):
     # ------------------------------------------------------------- task pool
     @staticmethod
     def _build_pool(tasks: Optional[Sequence[Task]], task_file: Optional[str]) -> list[Task]:
+        """The task pool, checked here so that a bad pool fails at construction, not at reset."""
         if tasks is not None and task_file is not None:
             raise ValueError("give either tasks or task_file, not both")
         if task_file is not None:
-            return load_tasks(task_file)
-        if tasks is not None:
-            pool = list(tasks)
+            pool = list(shared_tasks(task_file))  # one parsed copy per file, shared by every env
             if not pool:
-                raise ValueError("tasks must not be empty")
+                raise ValueError(f"task file {task_file} holds no tasks")
             return pool
-        from compoworld_gym.builtin_tasks import builtin_tasks
+        if tasks is None:
+            from compoworld_gym.builtin_tasks import builtin_tasks
 
-        return builtin_tasks()
+            return builtin_tasks()
+        if isinstance(tasks, (str, bytes, Task)):
+            raise TypeError(f"tasks must be a sequence of Task objects, got {type(tasks).__name__}; "
+                            "use task_file= for a JSONL file or task= for one task or task id")
+        pool = list(tasks)
+        if not pool:
+            raise ValueError("tasks must not be empty")
+        seen: dict[str, int] = {}
+        for i, t in enumerate(pool):
+            if not isinstance(t, Task):
+                raise TypeError(f"tasks[{i}] is a {type(t).__name__}, not a Task; use task_file= for a "
+                                "JSONL file or task= for a task id")
+            if t.id in seen:
+                raise ValueError(f"tasks[{i}] and tasks[{seen[t.id]}] share the task id {t.id!r}")
+            seen[t.id] = i
+        return pool
 
     def _find(self, task: Task | str | int) -> Task:
         if isinstance(task, Task):
@@ -175,9 +195,11 @@ class CompoWorldEnv(gym.Env[str, str]):
             if not 0 <= task < len(self._pool):
                 raise ValueError(f"task index {task} out of range 0..{len(self._pool) - 1}")
             return self._pool[task]
-        for t in self._pool:
-            if t.id == task:
-                return t
+        if self._by_id is None:
+            self._by_id = {t.id: t for t in self._pool}
+        hit = self._by_id.get(task) if isinstance(task, str) else None
+        if hit is not None:
+            return hit
         raise ValueError(f"unknown task {task!r}; known ids start with "
                          f"{', '.join(t.id for t in self._pool[:5])}")
 
@@ -255,13 +277,38 @@ class CompoWorldEnv(gym.Env[str, str]):
         truncated = not terminated and self._steps >= self.max_steps
         reward = 0.0
         if terminated or truncated:
-            self._done = True
-            # Only the services a tool call touched are dumped (see TaskRuntime.evaluate_world).
-            self._results = self._runtime.evaluate_world(self.world, self._answer)
-            reward = self._score = score(self._results)
+            self._finish()
+            reward = self._score
         if keep:
             self._transcript.append(f"[env] {obs}")
         return obs, reward, terminated, truncated, self._info()
+
+    def end_episode(self) -> tuple[float, dict[str, Any]]:
+        """End the episode now, scored exactly as the ``max_steps`` limit scores it.
+
+        For wrappers that cut an episode from outside (Gymnasium's
+        ``TimeLimit``; see :class:`~compoworld_gym.wrappers.ScoreOnTruncation`):
+        the final state is scored with the final answer given so far (none).
+        Calling it on an episode that has ended already changes nothing.
+
+        Returns:
+            ``(reward, info)``: the episode's score and an ``info`` with
+            ``"rubric"`` and ``"rubric_score"``.
+
+        Raises:
+            RuntimeError: before the first ``reset``.
+        """
+        if self.world is None:
+            raise RuntimeError("call reset() before end_episode()")
+        if not self._done:
+            self._finish()
+        return self._score, self._info()
+
+    def _finish(self) -> None:
+        self._done = True
+        # Only the services a tool call touched are dumped (see TaskRuntime.evaluate_world).
+        self._results = self._runtime.evaluate_world(self.world, self._answer)
+        self._score = score(self._results)
 
     def _runtime_of(self, task: Task) -> TaskRuntime:
         """The task's runtime, built once (it validates and normalises the initial states)."""

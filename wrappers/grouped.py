@@ -38,7 +38,7 @@ import numpy as np
 from gymnasium.vector import AsyncVectorEnv, AutoresetMode, SyncVectorEnv, VectorEnv, VectorWrapper
 
 from compoworld_gym.rewards import WeightFn
-from compoworld_gym.tasks import Task, load_tasks
+from compoworld_gym.tasks import Task, shared_tasks
 
 TaskRef = Union[str, int]
 
@@ -221,7 +221,7 @@ def _pool_kwargs(tasks: Optional[Sequence[Union[Task, str]]], task_file: Optiona
                  ) -> tuple[dict[str, Any], list[TaskRef]]:
     """Env kwargs that make the pool reachable in workers, and the task refs."""
     if task_file is not None:
-        pool_ids = [t.id for t in load_tasks(task_file)]
+        pool_ids = [t.id for t in shared_tasks(task_file)]
         kwargs: dict[str, Any] = {"task_file": str(task_file)}
     elif tasks and all(isinstance(t, Task) for t in tasks):
         # Task objects are shipped once, at worker start; resets send only ids.

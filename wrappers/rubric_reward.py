@@ -8,6 +8,7 @@ import gymnasium as gym
 import numpy as np
 
 from compoworld_gym.rewards import binary_reward, fraction_reward, rubric_row, weighted_reward
+from compoworld_gym.wrappers.score_on_truncation import score_if_cut
 
 #: A custom reward: the episode's rubric (``[{"id", "kind", "passed",
 #: "guard", "description"}, ...]``) to a float.
@@ -20,7 +21,9 @@ class RubricReward(gym.Wrapper):
     """Replace the end-of-episode reward with a rubric reward of your choice.
 
     The wrapped env must put the per-item results in ``info["rubric"]`` when
-    an episode ends (``CompoWorldEnv`` does). Rewards of other steps pass
+    an episode ends (``CompoWorldEnv`` does; an episode an inner wrapper
+    such as ``TimeLimit`` truncated is scored first, see
+    :func:`~compoworld_gym.wrappers.score_on_truncation.score_if_cut`). Rewards of other steps pass
     through unchanged (0.0 for ``CompoWorldEnv``).
 
     Modes (guards scale the reward instead of earning it, as the rule in
@@ -74,6 +77,8 @@ class RubricReward(gym.Wrapper):
     def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Step the env; at the end of an episode, recompute the reward."""
         obs, reward, terminated, truncated, info = self.env.step(action)
+        # An inner TimeLimit may have cut the episode before the env scored it.
+        reward, info = score_if_cut(self.env, reward, terminated, truncated, info)
         rubric = info.get("rubric")
         if (terminated or truncated) and isinstance(rubric, list) and rubric:
             reward, item_weights = self._reward(rubric)

@@ -45,7 +45,21 @@ def load_task_pool(tasks_file: Optional[Path]):
         raise fail(f"{exc}") from None
     if not tasks:
         raise fail(f"{tasks_file} holds no tasks")
+    _note_partial(tasks_file)
     return tasks
+
+
+def _note_partial(tasks_file: Path) -> None:
+    """One line on stderr when the file is what an interrupted ``generate`` kept."""
+    from compoworld_gym.task_summary import TaskFileSummary, summary_path
+
+    try:
+        summary = TaskFileSummary.model_validate_json(summary_path(tasks_file).read_bytes())
+    except (OSError, ValueError):
+        return
+    if not summary.complete:
+        errors.print(f"note: {tasks_file} is a partial run: {summary.tasks} of {summary.requested} "
+                     "requested tasks (an interrupted generate kept them)", highlight=False, markup=False)
 
 
 def check_out(path: Path) -> Path:

@@ -7,10 +7,9 @@ from pathlib import Path
 from typing import Optional
 
 import typer
-from rich.console import Console
 
 from compoworld_gym.cli.app import app
-from compoworld_gym.cli.common import check_out, fail, print_json, console
+from compoworld_gym.cli.common import check_out, console, fail, print_json, progress
 
 
 @app.command()
@@ -31,14 +30,15 @@ def generate(
 ) -> None:
     """Generate verified chained tasks: a random walk over the services' records, then explore/design/verify/submit.
 
-    Tasks stream to a temporary file beside --out that replaces it only when
-    every task is written: an interrupted run leaves the old file as it was.
+    Tasks stream to ``<out>.partial`` as they are verified; only a finished
+    run renames it to --out and writes ``<out>.summary.json`` (count and
+    digest, checked whenever the file is loaded). Ctrl-C or SIGTERM exits 130,
+    keeps the tasks so far in ``<out>.partial`` (summarised as incomplete) and
+    leaves --out as it was.
     """
-    from rich.progress import Progress
-
     from compoworld_gym.generation import ConfigError, GenerationConfig, GenerationError, GenerationStats, iter_tasks
     from compoworld_gym.generation.designer import DesignerError, get_designer
-    from compoworld_gym.jsonl import atomic_writer
+    from compoworld_gym.task_summary import TaskFileWriter
 
     check_out(out)
     try:
@@ -49,24 +49,28 @@ def generate(
     except (ConfigError, DesignerError) as exc:
         raise fail(str(exc)) from None
     stats = GenerationStats()
-    kept = []
+    writer = TaskFileWriter(out, requested=n)
+    # SIGTERM unwinds like Ctrl-C, so what was verified is kept and --out is untouched.
+    signal.signal(signal.SIGTERM, _terminate)
     try:
-        # SIGTERM unwinds like Ctrl-C, so the temporary file is removed and --out is untouched.
-        signal.signal(signal.SIGTERM, _terminate)
-        with Progress(console=Console(stderr=True), transient=True) as progress, atomic_writer(out) as sink:
-            bar = progress.add_task("generating", total=n)
-            for k, task in enumerate(iter_tasks(n, seed, cfg, stats=stats, designer=write_instruction), 1):
-                sink.write(task.to_json() + "\n")
-                if metrics:
-                    kept.append(task)
-                progress.update(bar, completed=k)
+        with progress("generating", n) as bar:
+            for task in iter_tasks(n, seed, cfg, stats=stats, designer=write_instruction):
+                writer.write(task.to_json())
+                bar.advance()
     except (GenerationError, DesignerError) as exc:
+        writer.discard()
         raise fail(f"{exc} ({out} left unchanged)") from None
+    except (KeyboardInterrupt, SystemExit):
+        kept = writer.keep_partial({"seed": seed, **stats.summary()})
+        raise fail(f"interrupted after {kept} of {n} tasks: kept them in {writer.partial}; "
+                   f"{out} left unchanged", 130) from None
     summary = {"out": str(out), **stats.summary()}
+    writer.commit({"seed": seed, **stats.summary()})
     if metrics:
         from compoworld_gym.generation.metrics import chain_metrics
+        from compoworld_gym.tasks import iter_task_file
 
-        summary["chain"] = chain_metrics(kept)
+        summary["chain"] = chain_metrics(iter_task_file(out))  # streamed back: no task kept in memory
     if as_json:
         print_json(summary)
         return
