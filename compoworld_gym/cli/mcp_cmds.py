@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import os
+import signal
+import sys
+import threading
 from pathlib import Path
-from typing import Optional
+from typing import Iterator, Optional
 
 import typer
 
@@ -40,13 +45,52 @@ def import_mcp_cmd(
                   f"{report['seconds']:.1f} s")
 
 
+@contextlib.contextmanager
+def _stop_at_once_on_signals() -> Iterator[None]:
+    """While inside, SIGINT exits 130 with one ``error: interrupted`` line and SIGTERM exits 0 silently.
+
+    Both leave at once (``os._exit``). A graceful stop cannot work: the SDK's
+    stdio transport reads stdin in a worker thread that no cancellation
+    reaches, so asyncio's own Ctrl-C handling cancels the server and then
+    waits for that read until the client closes stdin (Ctrl-C seemed
+    ignored), and interpreter exit would wait for the thread as well.
+    Nothing is lost: the episode lives in memory only, and every response
+    is flushed when written. SIGTERM is how clients and supervisors stop a
+    server, a requested stop, hence exit 0.
+    """
+
+    def stop(signum: int, frame: object) -> None:
+        if signum == signal.SIGINT:
+            fail("interrupted", 130)
+        sys.stderr.flush()
+        os._exit(130 if signum == signal.SIGINT else 0)
+
+    if threading.current_thread() is not threading.main_thread():  # only the main thread may set handlers
+        yield
+        return
+    # Installed before the event loop starts: asyncio then keeps its hands off SIGINT.
+    previous = {sig: signal.signal(sig, stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:  # a caller in the same process (a test's CliRunner) gets its own handlers back
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+
+
 @app.command()
 def serve(
     task: Optional[str] = typer.Option(None, "--task", help="Task id (default: the first task)."),
     tasks_file: Optional[Path] = typer.Option(None, "--tasks", help="JSONL task file (default: built-in)."),
-    mode: str = typer.Option("meta", "--mode", help="'meta' (four meta-tools) or 'flat' (every tool)."),
+    mode: str = typer.Option("meta", "--mode", help="'meta' (four meta-tools) or 'flat' (every tool); "
+                                                     "both add submit_answer."),
 ) -> None:
-    """Serve a task's composition as an MCP server over stdio."""
+    """Serve one episode of a task over stdio as an MCP server.
+
+    The client gets the task as the prompt 'task' and the resource
+    compoworld://task/<id>/instruction, acts through the tools, and ends the
+    episode with the submit_answer tool, which returns the reward and the
+    rubric. Ctrl-C exits 130; SIGTERM exits 0.
+    """
     from compoworld_gym.mcp_bridge import serve_stdio
 
     pool = load_task_pool(tasks_file)
@@ -55,4 +99,5 @@ def serve(
         raise fail(f"unknown task {task!r}")
     if mode not in ("meta", "flat"):
         raise fail(f"--mode must be 'meta' or 'flat', got {mode!r}")
-    serve_stdio(chosen, mode)  # type: ignore[arg-type]
+    with _stop_at_once_on_signals():
+        serve_stdio(chosen, mode)  # type: ignore[arg-type]

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import shlex
+import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Optional
@@ -122,9 +123,14 @@ def _annotations(tool: Any) -> dict[str, Any]:
     return {k: v for k, v in pairs.items() if v is not None}
 
 
-async def _list_tools(target: Any, timeout: float) -> tuple[Any, list[Any]]:
+async def _list_tools(target: Any, timeout: float, errlog: Any = None) -> tuple[Any, list[Any]]:
     from mcp import Client
+    from mcp.client.stdio import StdioServerParameters, stdio_client
 
+    if isinstance(target, StdioServerParameters) and errlog is not None:
+        # The child's stderr goes to ``errlog``, not ours: its last line is quoted in
+        # the one-line error instead of interleaving with it.
+        target = stdio_client(target, errlog=errlog)
     async with Client(target, cache=None, read_timeout_seconds=timeout) as client:
         tools: list[Any] = []
         cursor = None
@@ -136,6 +142,64 @@ async def _list_tools(target: Any, timeout: float) -> tuple[Any, list[Any]]:
                 return client.server_info, tools
 
 
+def first_error(exc: BaseException) -> BaseException:
+    """The first real exception inside ``exc``: task groups wrap the transport's error in
+    (nested) ``ExceptionGroup``s, whose own text ("unhandled errors in a TaskGroup") says nothing."""
+    while isinstance(exc, BaseExceptionGroup) and exc.exceptions:
+        exc = exc.exceptions[0]
+    return exc
+
+
+def _os_cause(exc: BaseException) -> Optional[OSError]:
+    # httpx reports a refused connection as ConnectError <- OSError <- ConnectionRefusedError:
+    # the innermost OS error is the one that names the cause.
+    found, seen = None, set()
+    cur: Optional[BaseException] = exc
+    while cur is not None and id(cur) not in seen:
+        seen.add(id(cur))
+        if isinstance(cur, OSError):
+            found = cur
+        cur = cur.__cause__ or cur.__context__
+    return found
+
+
+def describe_live_failure(exc: BaseException, timeout: float, stderr_tail: str = "") -> str:
+    """One line saying why listing a live server failed (no group wrapper, no traceback).
+
+    Args:
+        exc: what the client raised (an ``ExceptionGroup`` is unwrapped).
+        timeout: the per-request timeout in seconds (named when it ran out).
+        stderr_tail: the server process's last stderr line, if any, quoted at the end.
+    """
+    from mcp.shared.exceptions import MCPError
+    from mcp_types import CONNECTION_CLOSED, REQUEST_TIMEOUT
+
+    leaf = first_error(exc)
+    text = " ".join(str(leaf).split()) or type(leaf).__name__
+    os_error = _os_cause(leaf)
+    if isinstance(leaf, FileNotFoundError) and leaf.filename:
+        cause = f"command {leaf.filename!r} not found"
+    elif isinstance(leaf, MCPError) and leaf.code == CONNECTION_CLOSED:
+        cause = "the server closed the connection before answering (did its process exit?)"
+    elif (isinstance(leaf, MCPError) and leaf.code == REQUEST_TIMEOUT) or isinstance(leaf, TimeoutError):
+        cause = f"no answer within {timeout:g} s ({text})"
+    elif isinstance(os_error, ConnectionRefusedError):
+        cause = f"connection refused ({' '.join(str(os_error).split())})"
+    else:
+        cause = f"{type(leaf).__name__}: {text}"
+        if os_error is not None and os_error is not leaf and str(os_error) not in text:
+            cause += f" ({type(os_error).__name__}: {' '.join(str(os_error).split())})"
+    if stderr_tail:
+        cause += f"; server stderr: {stderr_tail}"
+    return cause
+
+
+def _last_line(stream: Any) -> str:
+    stream.seek(0)
+    lines = [ln.strip() for ln in stream.read().splitlines() if ln.strip()]
+    return lines[-1][:300] if lines else ""
+
+
 def fetch_live(source: str, *, timeout: float = 30.0) -> ServerSpec:
     """List a live MCP server's tools with the official ``mcp`` client.
 
@@ -145,8 +209,12 @@ def fetch_live(source: str, *, timeout: float = 30.0) -> ServerSpec:
         timeout: seconds to wait for each server response.
 
     Raises:
-        SpecSourceError: the ``mcp`` package is missing, the command cannot
-            start, or the server does not answer ``tools/list``.
+        SpecSourceError: the ``mcp`` package is missing, or the server
+            cannot be listed: the command is not found, its process exits,
+            the connection is refused, a response takes over ``timeout``.
+            The message is one line naming ``source`` and the cause (see
+            :func:`describe_live_failure`); a stdio server's stderr is
+            captured and its last line quoted there.
     """
     import anyio
 
@@ -164,11 +232,12 @@ def fetch_live(source: str, *, timeout: float = 30.0) -> ServerSpec:
             raise SpecSourceError("empty MCP server command")
         target = StdioServerParameters(command=argv[0], args=argv[1:], env=dict(os.environ))
         label = Path(argv[-1]).stem if len(argv) > 1 else Path(argv[0]).name
-    try:
-        info, tools = anyio.run(_list_tools, target, timeout)
-    except Exception as exc:  # noqa: BLE001 - transport errors come in many types
-        raise SpecSourceError(f"could not list tools of MCP server {source!r}: "
-                              f"{type(exc).__name__}: {exc}") from None
+    with tempfile.TemporaryFile("w+", encoding="utf-8", errors="replace") as errlog:
+        try:
+            info, tools = anyio.run(_list_tools, target, timeout, errlog)
+        except Exception as exc:  # noqa: BLE001 - transport errors come in many types
+            raise SpecSourceError(f"could not list tools of MCP server {source!r}: "
+                                  f"{describe_live_failure(exc, timeout, _last_line(errlog))}") from None
     name = getattr(info, "name", None) or label
     defs = tuple(ToolDef(name=t.name, description=t.description or "", input_schema=t.input_schema,
                          output_schema=t.output_schema, annotations=_annotations(t)) for t in tools)
