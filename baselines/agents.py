@@ -10,6 +10,7 @@ all others see nothing but observations. Model-backed agents
 
 from __future__ import annotations
 
+import importlib
 import random
 from typing import Any, Optional
 
@@ -160,8 +161,9 @@ class ChatAgent(Agent):
     """Base of model-backed agents: keeps the chat, maps model turns to env actions.
 
     The env speaks JSON actions; a model speaks chat messages. This class
-    holds the conversation in the paper's format (DESIGN.md §3a): the reset
-    prompt's system and user messages, then per turn the assistant message
+    holds the conversation in the paper's trajectory format (see
+    :mod:`compoworld_gym.trajectory`): the reset prompt's system and user
+    messages, then per turn the assistant message
     (``tool_calls`` with ids ``call_NNNN``) and one ``tool`` message per
     call, filled from the env's next observation. Subclasses implement
     :meth:`complete`, one model turn given the conversation and the tools.
@@ -225,21 +227,37 @@ AGENTS: dict[str, Any] = {
     "openai": "compoworld_gym.baselines.openai_agent:OpenAIAgent",
 }
 
+#: ``(extra, modules)`` a model-backed agent needs. Its module imports them
+#: only when the agent is built, so :func:`agent_class` imports them up front:
+#: a missing extra is then one clear error before any work, not a failure
+#: deep inside model loading.
+AGENT_EXTRAS: dict[str, tuple[str, tuple[str, ...]]] = {
+    "hf": ("train", ("torch", "transformers")),
+    "openai": ("openai", ("openai",)),
+}
+
 
 def agent_class(name: str) -> type[Agent]:
     """The agent class registered as ``name`` (importing it if needed).
 
     Raises:
         ValueError: unknown agent name.
-        ImportError: the agent's optional dependencies are missing (the
-            message names the extra to install).
+        ImportError: the agent's optional dependencies are missing; the
+            message is one line naming the extra to install, e.g. ``agent
+            'hf' needs the [train] extra: pip install "compoworld-gym[train]"
+            (cannot import torch)``.
     """
     if name not in AGENTS:
         raise ValueError(f"unknown agent {name!r}; choose from {', '.join(sorted(AGENTS))}")
+    extra, modules = AGENT_EXTRAS.get(name, ("", ()))
+    for module in modules:
+        try:
+            importlib.import_module(module)
+        except ImportError as exc:
+            raise ImportError(f'agent {name!r} needs the [{extra}] extra: pip install "compoworld-gym[{extra}]" '
+                              f"(cannot import {module})", name=module) from exc
     entry = AGENTS[name]
     if isinstance(entry, str):
-        import importlib
-
         module, _, attr = entry.partition(":")
         entry = getattr(importlib.import_module(module), attr)
     return entry

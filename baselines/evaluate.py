@@ -12,6 +12,7 @@ Metrics (per agent):
 
 from __future__ import annotations
 
+import contextlib
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any, Callable, Iterable, Optional
 import gymnasium as gym
 
 from compoworld_gym.envs.compoworld_env import CompoWorldEnv
+from compoworld_gym.jsonl import atomic_writer
 from compoworld_gym.tasks import Task
 
 from compoworld_gym.baselines.agents import Agent
@@ -116,7 +118,10 @@ def evaluate_agent(
         seed: seed of the first run's agent and env reset.
         on_episode: called with each finished episode (progress bars).
         record_path: write every episode to this JSONL file in the paper's
-            trajectory format (truncates it first).
+            trajectory format (:mod:`compoworld_gym.trajectory`). The file
+            is written beside it under a temporary name and replaces
+            ``record_path`` only when every episode has run: an error or
+            Ctrl-C leaves the old file (or none), never a partial one.
         source: the trajectories' ``source`` field.
 
     Returns:
@@ -124,25 +129,26 @@ def evaluate_agent(
 
     Raises:
         ValueError: ``k < 1``.
+        OSError: ``record_path``'s directory cannot be written.
     """
     if k < 1:
         raise ValueError(f"k must be >= 1, got {k}")
     tasks = list(tasks)
-    env: gym.Env = CompoWorldEnv(tasks=tasks, max_steps=max_steps)
-    if record_path is not None:
-        from compoworld_gym.wrappers.record_trajectory import RecordTrajectory
-
-        env = RecordTrajectory(env, record_path, source=source, mode="w")
     runs: dict[str, list[EpisodeResult]] = {}
-    try:
+    with contextlib.ExitStack() as stack:
+        sink = stack.enter_context(atomic_writer(record_path)) if record_path is not None else None
+        env: gym.Env = CompoWorldEnv(tasks=tasks, max_steps=max_steps)
+        if sink is not None:
+            from compoworld_gym.wrappers.record_trajectory import RecordTrajectory
+
+            env = RecordTrajectory(env, sink, source=source)
+        stack.callback(env.close)  # runs before the writer commits: the stack unwinds in reverse
         for task in tasks:
             for i in range(k):
                 result = run_episode(env, agent_factory(seed + i), task, seed=seed + i)
                 runs.setdefault(task.id, []).append(result)
                 if on_episode:
                     on_episode(result)
-    finally:
-        env.close()
     metrics = aggregate(tasks, runs)
     metrics["k"] = k
     return metrics, runs

@@ -123,6 +123,6 @@ def test_import_mcp_empty_file_fails(tmp_path):
 
 
 def test_play_shows_pass_markers():
-    out = runner.invoke(app, ["play", "--task", "builtin-chargeback"], input="Done.\n")
+    out = runner.invoke(app, ["play", "--task", "builtin-chargeback"], input="/answer Done.\n")
     assert out.exit_code == 0, out.output
-    assert "[ ] tag:" in out.output and "[x] others_untouched:" in out.output
+    assert "FAIL  tag:" in out.output and "PASS  others_untouched:" in out.output

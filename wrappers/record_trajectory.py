@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import copy
+import os
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any, Optional, TextIO
 
 import gymnasium as gym
 import orjson
@@ -14,7 +15,8 @@ from compoworld_gym.trajectory import Trajectory, assistant_message, tool_call_i
 
 
 class RecordTrajectory(gym.Wrapper):
-    """Append one JSON line per finished episode (DESIGN.md §3a format).
+    """Append one JSON line per finished episode, in the paper's trajectory
+    format (:mod:`compoworld_gym.trajectory`).
 
     Works on two kinds of env:
 
@@ -36,14 +38,21 @@ class RecordTrajectory(gym.Wrapper):
     are not written. Each line is flushed when written; give every sub-env
     of a vector env its own file.
 
+    ``path`` may also be an open text stream, which is written to but never
+    closed; e.g. :func:`compoworld_gym.jsonl.atomic_writer`'s, so that an
+    interrupted run leaves no half-written file behind
+    (:func:`compoworld_gym.baselines.evaluate.evaluate_agent` does this).
+
     Args:
         env: the env to record.
-        path: the JSONL file.
+        path: the JSONL file, or an open text stream.
         source: the ``source`` field (who produced the trajectories).
-        mode: ``"a"`` to append (default) or ``"w"`` to truncate first.
+        mode: ``"a"`` to append (default) or ``"w"`` to truncate first;
+            ignored for a stream.
 
     Raises:
         ValueError: an unknown ``mode`` or an empty ``source``.
+        TypeError: ``path`` is neither a path nor a writable stream.
 
     Example:
         >>> import gymnasium as gym, compoworld_gym, tempfile, os
@@ -59,15 +68,25 @@ class RecordTrajectory(gym.Wrapper):
         (['system', 'user', 'assistant', 'tool', 'assistant'], 1, 'stop')
     """
 
-    def __init__(self, env: gym.Env, path: str | Path, source: str = "compoworld-gym", mode: str = "a") -> None:
+    def __init__(self, env: gym.Env, path: str | Path | TextIO, source: str = "compoworld-gym",
+                 mode: str = "a") -> None:
         super().__init__(env)
         if mode not in ("a", "w"):
             raise ValueError(f"mode must be 'a' (append) or 'w' (truncate), got {mode!r}")
         if not isinstance(source, str) or not source:
             raise ValueError("source must be a non-empty string")
-        self.path = Path(path)
         self.source = source
-        self._fh = open(self.path, mode, encoding="utf-8")
+        #: The file's path; None when recording into a stream given by the caller.
+        self.path: Optional[Path] = None
+        if isinstance(path, (str, os.PathLike)):
+            self.path = Path(path)
+            self._fh: TextIO = open(self.path, mode, encoding="utf-8")
+            self._owns_fh = True
+        elif callable(getattr(path, "write", None)):
+            # A caller's stream is the caller's to close (an atomic writer renames on its own exit).
+            self._fh, self._owns_fh = path, False
+        else:
+            raise TypeError(f"path must be a file path or an open text stream, got {type(path).__name__}")
         self.messages: list[dict[str, Any]] = []
         self.tools: list[dict[str, Any]] = []
         self._n_ids = 0
@@ -150,7 +169,7 @@ class RecordTrajectory(gym.Wrapper):
         self.last_trajectory = orjson.loads(line)
 
     def close(self) -> None:
-        """Close the file and the env."""
-        if not self._fh.closed:
+        """Close the file (not a stream the caller gave) and the env."""
+        if self._owns_fh and not self._fh.closed:
             self._fh.close()
         super().close()

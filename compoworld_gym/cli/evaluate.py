@@ -1,64 +1,146 @@
-"""``compoworld eval``: agents over tasks."""
+"""``compoworld eval``: agents over tasks.
+
+Every agent is checked before any episode runs, each problem one ``error:``
+line on stderr with exit 2: an unknown agent, a missing extra (which one to
+install), a missing ``--model``, a local model directory that does not exist
+(nothing is ever downloaded for a path), an OpenAI-compatible endpoint that
+does not answer a models-list request within a few seconds.
+
+With ``--out DIR`` the trajectories (``DIR/<agent>.jsonl``) and metrics
+(``DIR/<agent>.metrics.json``) are written under temporary names and renamed
+into place only when complete: a failure or Ctrl-C (exit 130) midway leaves
+no partial file that looks complete. The progress bar is drawn on stderr and
+only on a terminal, so ``--json`` output stays clean.
+"""
 
 from __future__ import annotations
 
 import json
+import re
+import sys
 from pathlib import Path
-from typing import List, Optional
+from typing import Any, List, Optional
 
 import typer
-from rich.console import Console
 from rich.table import Table
 
 from compoworld_gym.cli.app import app
-from compoworld_gym.cli.common import fail, load_task_pool, print_json, console
+from compoworld_gym.cli.common import check_out, check_out_dir, console, fail, load_task_pool, print_json, progress
+from compoworld_gym.jsonl import atomic_writer
+
+#: Seconds the endpoint probe waits for an answer (a live local server answers in milliseconds).
+PROBE_TIMEOUT_S = 5.0
+
+# ``owner/name`` as the model hub spells repository ids.
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
 
 
 def _eval_tasks(tasks_file: Optional[Path], generate_n: Optional[int], seed: int):
     """The task list of ``eval``: a file, freshly generated tasks, or the built-ins."""
     if tasks_file is not None and generate_n is not None:
-        console.print("[red]error:[/red] give either --tasks or --generate, not both")
-        raise typer.Exit(2)
+        raise fail("give either --tasks or --generate, not both")
     if generate_n is None:
         return load_task_pool(tasks_file)
     from compoworld_gym.generation import GenerationError, generate_tasks
 
     try:
-        with console.status(f"generating {generate_n} tasks (seed {seed})", spinner="dots"):
+        with progress(f"generating {generate_n} tasks (seed {seed})", total=None):
             return generate_tasks(generate_n, seed)
     except GenerationError as exc:
         raise fail(f"{exc}") from None
 
 
+def _in_hub_cache(model: str) -> bool:
+    """Whether ``model`` is a hub id (``owner/name``) already in the local model cache (no network)."""
+    if not _HUB_ID.match(model):
+        return False
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return False
+    return isinstance(try_to_load_from_cache(model, "config.json"), str)
+
+
+def _check_local_model(model: str) -> None:
+    """Fail (exit 2) when a path-like ``--model`` of the hf agent names no directory.
+
+    Path-like: it contains ``/`` or starts with ``.`` or ``~``. Without this
+    check ``from_pretrained`` reads the path as a hub id and fails with a
+    confusing repository-name error. A hub id already in the local cache
+    (``Qwen/Qwen3-0.6B``) still loads from there.
+    """
+    path_like = "/" in model or model.startswith((".", "~"))
+    if model == "tiny" or not path_like or Path(model).expanduser().is_dir() or _in_hub_cache(model):
+        return
+    raise fail(f"model directory {model} does not exist (nothing is downloaded; "
+               "give a local model directory or 'tiny')")
+
+
+def _connection_problem(exc: BaseException) -> Optional[str]:
+    """``"connection refused"``-style reason when ``exc`` is an openai connection failure, else None."""
+    openai = sys.modules.get("openai")
+    if openai is None or not isinstance(exc, openai.APIConnectionError):
+        return None
+    if isinstance(exc, openai.APITimeoutError):
+        return "timed out"
+    cause: Optional[BaseException] = exc
+    innermost = exc
+    while cause is not None:  # the OS's reason sits at the bottom of the client's exception chain
+        if isinstance(cause, OSError) and cause.strerror:
+            return cause.strerror.lower()
+        innermost = cause
+        cause = cause.__cause__ or cause.__context__
+    return " ".join(str(innermost).split()) or "connection failed"
+
+
+def _probe_endpoint(client: Any) -> None:
+    """Fail (exit 2) now when the OpenAI-compatible endpoint cannot be reached.
+
+    One models-list request, no retries, :data:`PROBE_TIMEOUT_S` timeout.
+    Any HTTP answer other than a refused API key counts as reachable, since
+    some servers do not serve the models list.
+    """
+    import openai
+
+    url = str(client.base_url).rstrip("/")
+    try:
+        client.with_options(timeout=PROBE_TIMEOUT_S, max_retries=0).models.list()
+    except (openai.AuthenticationError, openai.PermissionDeniedError) as exc:
+        raise fail(f"the endpoint at {url} refused the API key (HTTP {exc.status_code}); "
+                   "set OPENAI_API_KEY") from None
+    except openai.APIStatusError:
+        return
+    except openai.APIConnectionError as exc:
+        raise fail(f"cannot reach the OpenAI-compatible endpoint at {url}: {_connection_problem(exc)}") from None
+
+
 def _agent_factory(name: str, model: Optional[str], base_url: Optional[str], max_new_tokens: int,
                    temperature: float):
-    """``seed -> agent``; model-backed agents are built once and reseeded."""
+    """``seed -> agent``; model-backed agents are built (and checked) once, then reseeded."""
     from compoworld_gym.baselines.agents import agent_class, make_agent
 
     try:
         agent_class(name)
-    except ValueError as exc:
+    except (ValueError, ImportError) as exc:  # unknown name; a missing extra (the message names it)
         raise fail(f"{exc}") from None
-    except ImportError as exc:
-        extra = "openai" if name == "openai" else "train"
-        console.print(f"[red]error:[/red] agent {name!r} needs the [{extra}] extra "
-                      f"(pip install 'compoworld-gym[{extra}]'): {exc}")
-        raise typer.Exit(2) from None
     if name == "random":
         return lambda s: make_agent("random", seed=s)
     if name not in ("hf", "openai"):
         return lambda s: make_agent(name)
     if not model:
         raise fail(f"--agent {name} needs --model")
-    kwargs = {"model": model, "temperature": temperature}
+    kwargs: dict[str, Any] = {"model": model, "temperature": temperature}
     if name == "openai":
         kwargs.update(base_url=base_url, max_tokens=max_new_tokens)
     else:
+        _check_local_model(model)
         kwargs.update(max_new_tokens=max_new_tokens)
     try:
         agent = make_agent(name, **kwargs)
     except (ValueError, OSError) as exc:
         raise fail(f"cannot build agent {name!r}: {exc}") from None
+    if name == "openai":
+        _probe_endpoint(agent.client)
 
     def factory(s: int):
         agent.seed = s
@@ -71,8 +153,8 @@ def _agent_factory(name: str, model: Optional[str], base_url: Optional[str], max
 def eval_cmd(
     agent: List[str] = typer.Option(["reference", "random"], "--agent",
                                     help="Agent(s) to evaluate: reference, random, hf, openai; repeatable."),
-    model: Optional[str] = typer.Option(None, "--model", help="hf: local model path ('tiny' = random tiny "
-                                        "model); openai: model name on the endpoint."),
+    model: Optional[str] = typer.Option(None, "--model", help="hf: local model directory ('tiny' = random "
+                                        "tiny model); openai: model name on the endpoint."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="openai: endpoint, e.g. "
                                            "http://localhost:8000/v1 (default $OPENAI_BASE_URL)."),
     tasks: Optional[Path] = typer.Option(None, "--tasks", help="JSONL task file (default: the built-in tasks)."),
@@ -84,39 +166,53 @@ def eval_cmd(
     max_new_tokens: int = typer.Option(1024, "--max-new-tokens", min=1, help="hf/openai: tokens per turn."),
     temperature: float = typer.Option(0.0, "--temperature", min=0.0, help="hf/openai: sampling temperature."),
     out: Optional[Path] = typer.Option(None, "--out", help="Write trajectories (paper format) and metrics "
-                                       "here: DIR/<agent>.jsonl, DIR/<agent>.metrics.json."),
+                                       "here: DIR/<agent>.jsonl, DIR/<agent>.metrics.json (each file "
+                                       "appears only when complete)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per agent (a list)."),
 ) -> None:
     """Evaluate agents over tasks: success rate, mean rubric score, pass@k, pass^k."""
-    from rich.progress import Progress
-
     from compoworld_gym.baselines.evaluate import evaluate_agent
 
     task_list = _eval_tasks(tasks, generate_n, seed)
-    factories = [(name, _agent_factory(name, model, base_url, max_new_tokens, temperature)) for name in agent]
     if out is not None:
-        out.mkdir(parents=True, exist_ok=True)
+        check_out_dir(out)
+        for name in agent:
+            check_out(out / f"{name}.jsonl")
+            check_out(out / f"{name}.metrics.json")
+    factories = [(name, _agent_factory(name, model, base_url, max_new_tokens, temperature)) for name in agent]
     reports = []
     for name, factory in factories:
         record = out / f"{name}.jsonl" if out is not None else None
-        with Progress(console=Console(stderr=True), transient=True) as progress:
-            bar = progress.add_task(f"{name}", total=len(task_list) * k)
-            metrics, _ = evaluate_agent(factory, task_list, k=k, max_steps=max_steps, seed=seed,
-                                        on_episode=lambda _r: progress.advance(bar),
-                                        record_path=record, source=f"compoworld-eval:{name}")
+        try:
+            with progress(name, total=len(task_list) * k) as bar:
+                metrics, _ = evaluate_agent(factory, task_list, k=k, max_steps=max_steps, seed=seed,
+                                            on_episode=lambda _r: bar.advance(), record_path=record,
+                                            source=f"compoworld-eval:{name}")
+        except Exception as exc:
+            problem = _connection_problem(exc)
+            if problem is None:
+                raise
+            raise fail(f"lost the connection to the OpenAI-compatible endpoint during the evaluation: "
+                       f"{problem} (nothing written for agent {name!r})", 1) from None
         report = {"agent": name, **({"model": model} if name in ("hf", "openai") else {}), **metrics}
         reports.append(report)
         if out is not None:
-            (out / f"{name}.metrics.json").write_text(json.dumps(report, indent=2) + "\n")
+            with atomic_writer(out / f"{name}.metrics.json") as fh:
+                fh.write(json.dumps(report, indent=2) + "\n")
     if as_json:
         print_json(reports if len(reports) > 1 else reports[0])
         return
-    table = Table(title=f"{len(task_list)} tasks, k={k}")
+    _print_reports(reports, f"{len(task_list)} tasks, k={k}")
+    if out is not None:
+        console.print(f"wrote trajectories and metrics to {out}/", markup=False, highlight=False)
+
+
+def _print_reports(reports: list[dict[str, Any]], title: str) -> None:
+    """The metrics table of ``eval``, one row per agent."""
+    table = Table(title=title)
     for col in ("agent", "success rate", "mean rubric score", "pass@k", "pass^k", "mean steps"):
-        table.add_column(col, justify="right" if col != "agent" else "left")
+        table.add_column(col, justify="right" if col != "agent" else "left", overflow="fold")
     for r in reports:
         table.add_row(r["agent"], f"{r['success_rate']:.3f}", f"{r['mean_rubric_score']:.3f}",
                       f"{r['pass_at_k']:.3f}", f"{r['pass_hat_k']:.3f}", f"{r['mean_steps']:.1f}")
     console.print(table)
-    if out is not None:
-        console.print(f"wrote trajectories and metrics to {out}/")
