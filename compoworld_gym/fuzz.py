@@ -19,7 +19,7 @@ from __future__ import annotations
 import os
 import random
 import time
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, replace
 from typing import Any, Callable, Optional, Sequence
 
@@ -30,6 +30,12 @@ from compoworld_gym.testing.state_machine import FuzzFailure
 
 #: Target kinds, in the order they are listed.
 KINDS = ("service", "composition", "generated", "builtin")
+
+#: Called as each target finishes: ``(entry, runs_done, runs_total)``. ``entry`` is the target's
+#: ``per_target`` record (``target``, ``planned``, ``runs``, ``failure``, ``seconds``);
+#: ``runs_done`` sums ``planned`` over the finished targets, so it reaches ``runs_total`` at the end
+#: even when a crash cut a target short.
+FuzzProgress = Callable[[dict[str, Any], int, int], None]
 
 
 @dataclass(frozen=True)
@@ -136,7 +142,7 @@ def _run_target(job: tuple[Target, FuzzProfile, int]) -> dict[str, Any]:
 
 def run_fuzz(examples: int, seed: Optional[int] = None, *, steps: int = DEEP.steps, workers: int = 1,
              include: Sequence[str] = KINDS, services: Optional[Sequence[str]] = None,
-             progress: Optional[Callable[[dict[str, Any]], None]] = None) -> dict[str, Any]:
+             progress: Optional[FuzzProgress] = None) -> dict[str, Any]:
     """Fuzz the built-in suite with ``examples`` state-machine runs in total.
 
     Args:
@@ -147,12 +153,14 @@ def run_fuzz(examples: int, seed: Optional[int] = None, *, steps: int = DEEP.ste
         workers: processes to run targets in parallel.
         include: target kinds (:data:`KINDS`).
         services: restrict service targets to these service names.
-        progress: called with each target's entry as it finishes.
+        progress: a :data:`FuzzProgress`, called once per target as it
+            finishes (in completion order when ``workers`` > 1).
 
     Returns:
         ``{"examples": runs executed, "failures": int, "seconds": float,
         "seed", "steps", "targets": int, "failed": [{"target", "invariant",
-        "message"}], "per_target": [...]}``.
+        "message"}], "per_target": [...]}`` (``per_target`` in plan order,
+        whatever order the targets finished in).
 
     Raises:
         ValueError: ``examples`` < 1, ``steps`` < 1 or ``workers`` < 1.
@@ -165,18 +173,25 @@ def run_fuzz(examples: int, seed: Optional[int] = None, *, steps: int = DEEP.ste
     base, extra = divmod(examples, len(targets)) if targets else (0, 0)
     jobs = [(t, replace(DEEP, runs=max(1, base + (i < extra)), steps=steps), seed + i)
             for i, t in enumerate(targets)]
-    entries = []
+    total, done = sum(job[1].runs for job in jobs), 0
+    entries: list[dict[str, Any]] = [{} for _ in jobs]
+
+    def finished(i: int, entry: dict[str, Any]) -> None:
+        nonlocal done
+        entries[i] = entry
+        done += entry["planned"]
+        if progress:
+            progress(entry, done, total)
+
     if workers == 1:
-        for job in jobs:
-            entries.append(_run_target(job))
-            if progress:
-                progress(entries[-1])
+        for i, job in enumerate(jobs):
+            finished(i, _run_target(job))
     else:
         with ProcessPoolExecutor(max_workers=workers) as pool:
-            for entry in pool.map(_run_target, jobs):
-                entries.append(entry)
-                if progress:
-                    progress(entry)
+            # as_completed, not map: progress follows the work, not the slowest early target.
+            futures = {pool.submit(_run_target, job): i for i, job in enumerate(jobs)}
+            for future in as_completed(futures):
+                finished(futures[future], future.result())
     failed = [{"target": e["target"], **e["failure"]} for e in entries if e["failure"]]
     return {"examples": sum(e["runs"] for e in entries), "failures": len(failed),
             "seconds": round(time.perf_counter() - started, 2), "seed": seed, "steps": steps,

@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from compoworld_gym.cli.app import app
-from compoworld_gym.cli.common import print_json, console
+from compoworld_gym.cli.common import console, print_json, progress
 
 
 @app.command()
@@ -24,7 +24,17 @@ def fuzz(
     from compoworld_gym.fuzz import run_fuzz
 
     kwargs = {"workers": workers} if steps is None else {"workers": workers, "steps": steps}
-    report = run_fuzz(examples, seed, **kwargs)
+    # Drawn on stderr only when it is a terminal, so --json output stays one document. The total is
+    # --examples (exact unless there are more targets than examples); run_fuzz's count corrects it.
+    with progress("fuzz (0 failure(s))", total=examples) as bar:
+        failures = 0
+
+        def advance(entry: dict, done: int, total: int) -> None:
+            nonlocal failures
+            failures += entry["failure"] is not None
+            bar.update(completed=done, total=total, description=f"fuzz ({failures} failure(s))")
+
+        report = run_fuzz(examples, seed, progress=advance, **kwargs)
     if as_json:
         print_json(report)
     else:

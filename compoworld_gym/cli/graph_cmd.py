@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from compoworld_gym.cli.app import app
-from compoworld_gym.cli.common import check_out, console, print_json
+from compoworld_gym.cli.common import check_out, console, fail, print_json
 
 
 @app.command()
@@ -31,6 +31,9 @@ def graph(
     if composition_out is not None:
         check_out(composition_out)
     g = build_graph()
+    if composition_out is not None and k > g.number_of_nodes():
+        raise fail(f"--k {k} is more than the {g.number_of_nodes()} services; a composition to draw "
+                   f"needs k distinct services")
     summary = graph_summary(g, k=k)
     summary["picture"] = str(draw_graph(out, g))
     if composition_out is not None:
@@ -40,9 +43,22 @@ def graph(
     if as_json:
         print_json(summary)
         return
-    cands = summary["candidate_compositions"]
     console.print(f"{summary['services']} services, {summary['edges']} edges "
                   f"({summary['typed_edges']} typed), {len(summary['entity_types'])} entity types; "
-                  f"candidate compositions of {k}: {cands}")
+                  f"candidate compositions of {k}: {describe_candidates(summary['candidate_compositions'])}",
+                  highlight=False)
     console.print(f"wrote {summary['picture']}" + (f" and {summary['composition']['picture']}"
                                                    if "composition" in summary else ""))
+
+
+def describe_candidates(cands: dict) -> str:
+    """One line for :func:`compoworld_gym.graph.count_compositions`'s result, saying when it is an estimate."""
+    if "note" in cands:
+        return f"0 ({cands['note']})"
+    if cands["connected_exact"]:
+        connected = f"{cands['connected']:,} connected"
+    else:
+        low, high = cands["connected_interval"]
+        connected = (f"about {cands['connected']:,} connected (estimate from {cands['connected_samples']:,} "
+                     f"random sets; 95% interval {low:,}-{high:,})")
+    return f"{cands['combinations']:,} sets of services, {connected}"

@@ -46,3 +46,37 @@ def test_digits_tokenizer_trained_on_the_tasks_shortens_conversations_and_round_
     assert [digits.decode([i]) for i in digits.encode(ticket, add_special_tokens=False)][-1] == ticket[-4:]
     with pytest.raises(ValueError, match="pre_tokenizer"):
         build_tokenizer(100, "chars")
+
+
+def test_stdout_to_stderr_moves_python_and_native_writes(capfd):
+    import os
+    import sys
+
+    from compoworld_gym.baselines.learning_benchmark import stdout_to_stderr
+
+    with stdout_to_stderr():
+        print("{'loss': '0.5'}")
+        sys.stdout.flush()
+        os.write(1, b"native line\n")
+    print("report")
+    out, err = capfd.readouterr()
+    assert out == "report\n" and err == "{'loss': '0.5'}\nnative line\n"
+
+
+@pytest.mark.slow
+@pytest.mark.train
+def test_json_run_prints_only_the_report_on_stdout():
+    # Issue 14: the trainers' log dicts came before the JSON. ``--quick`` runs every phase (~75 s).
+    import json
+    import subprocess
+    import sys
+
+    command = [sys.executable, "-m", "compoworld_gym.baselines.learning_benchmark", "--json", "--quick"]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=900)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    report = json.loads(proc.stdout)  # the whole of stdout
+    assert {k: report["settings"][k] for k in ("n_train", "n_heldout", "sft_steps", "grpo_steps")} == {
+        "n_train": 2, "n_heldout": 1, "sft_steps": 2, "grpo_steps": 1}
+    assert report["before"]["train"] == {"mean_rubric_score": 0.0, "success_rate": 0.0, "mean_steps": 1.0}
+    assert len(report["sft_losses"]) == 1 and report["sft_losses"][0] > 0 and len(report["grpo_rewards"]) == 1
+    assert "'train_runtime'" in proc.stderr  # the trainers' logs moved to stderr, not lost

@@ -1,0 +1,78 @@
+"""``compoworld fuzz`` shows progress on a terminal, never inside ``--json``; ``bench --json`` is
+JSON only (issue 14)."""
+
+from __future__ import annotations
+
+import functools
+import json
+
+import pytest
+from typer.testing import CliRunner
+
+import compoworld_gym.benchmarks.run as bench_run
+import compoworld_gym.fuzz as fuzz_mod
+from compoworld_gym.cli import app, common
+from compoworld_gym.fuzz import run_fuzz
+
+runner = CliRunner()
+
+
+@pytest.fixture
+def two_services(monkeypatch):
+    """The real run_fuzz over helpdesk, gmail and the built-in pool (all 51 targets take ~40 s)."""
+    monkeypatch.setattr(fuzz_mod, "run_fuzz", functools.partial(
+        run_fuzz, include=("service", "builtin"), services=["helpdesk", "gmail"]))
+
+
+@pytest.mark.parametrize("terminal", [False, True])
+def test_fuzz_json_is_one_document_and_the_bar_only_on_a_terminal_stderr(monkeypatch, two_services, terminal):
+    # What a TTY on stderr gives the console (rich reads both when it is built, not when it prints).
+    monkeypatch.setattr(common.errors, "_force_terminal", terminal)
+    monkeypatch.setattr(common.errors, "is_interactive", terminal)
+    out = runner.invoke(app, ["fuzz", "--examples", "5", "--steps", "3", "--seed", "0", "--json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)  # the whole of stdout: one JSON document
+    assert report["examples"] == 5 and report["targets"] == 3 and report["failures"] == 0
+    assert [(e["target"], e["planned"]) for e in report["per_target"]] == [
+        ("service:helpdesk", 2), ("service:gmail", 2), ("builtin", 1)]
+    assert ("fuzz (0 failure(s))" in out.stderr) is terminal
+    if not terminal:
+        assert out.stderr == ""
+
+
+def test_progress_is_called_once_per_target_with_the_runs_total():
+    calls = []
+    report = run_fuzz(5, seed=3, steps=2, include=("service",), services=["helpdesk", "gmail"],
+                      progress=lambda entry, done, total: calls.append((entry, done, total)))
+    assert [(e["target"], done, total) for e, done, total in calls] == [
+        ("service:helpdesk", 3, 5), ("service:gmail", 5, 5)]
+    assert [e for e, _, _ in calls] == report["per_target"] and report["examples"] == 5
+
+
+def test_progress_with_workers_follows_completion_and_keeps_the_report_in_plan_order():
+    calls = []
+    report = run_fuzz(3, seed=3, steps=2, workers=2, include=("service",), services=["helpdesk", "gmail"],
+                      progress=lambda entry, done, total: calls.append((entry["target"], done, total)))
+    assert sorted(t for t, _, _ in calls) == ["service:gmail", "service:helpdesk"]
+    assert calls[-1][1:] == (3, 3) and {total for _, _, total in calls} == {3}
+    assert [e["target"] for e in report["per_target"]] == ["service:helpdesk", "service:gmail"]
+    assert [e["planned"] for e in report["per_target"]] == [2, 1] and report["examples"] == 3
+
+
+def test_progress_reaches_the_total_when_a_target_crashes():
+    calls = []
+    report = run_fuzz(4, seed=0, include=("service",), services=["no_such_service"],
+                      progress=lambda e, done, total: calls.append((e["failure"]["invariant"], done, total)))
+    assert calls == [("crash", 4, 4)] and report["examples"] == 0 and report["failures"] == 1
+
+
+def test_bench_json_prints_only_json(monkeypatch):
+    # The real benchmark code, three of its fast families (the full quick set is ~20 s; checked by hand).
+    monkeypatch.setattr(bench_run, "run_benchmarks", functools.partial(
+        bench_run.run_benchmarks, families=("episode", "generation", "vector")))
+    out = runner.invoke(app, ["bench", "--quick", "--json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["quick"] is True and report["episode_ms"] > 0 and report["tasks_per_s"] > 0
+    assert report["step_read_us"] is None  # the step family did not run
+    assert set(report["seconds"]) == {"episode", "generation", "vector", "total"}
