@@ -1,6 +1,6 @@
 """The environment's share of wall time in a GRPO-style rollout loop with a
 tiny local model (no download: a randomly initialised 2-layer Qwen3, hidden
-size 64, as in DESIGN.md §3).
+size 64, built by ``compoworld_gym.baselines.tiny_model``).
 
 Run: ``python -m compoworld_gym.benchmarks.rollout [--json] [--quick]``.
 

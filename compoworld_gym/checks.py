@@ -2,7 +2,7 @@
 
 Each check is one *rubric item* (paper §2.5). Checks read only the final
 state of each service, the final answer and the ordered log of real tool
-calls — never the agent's claims (DESIGN.md §5, "honest rewards").
+calls — never the agent's claims, so a reward cannot be talked into.
 They are pydantic models discriminated by ``kind``, so a task file holds
 them as plain JSON (no pickled lambdas). Field paths and where-clauses are
 those of :mod:`compoworld_gym.matching`.
@@ -207,9 +207,13 @@ def _word(ch: str) -> bool:
     return ch.isalnum()
 
 
-@functools.lru_cache(maxsize=4096)
+@functools.lru_cache(maxsize=256)
 def _normed(values: tuple[str, ...]) -> tuple[str, ...]:
-    """Normalised values, once per list (a list can hold hundreds of look-alikes)."""
+    """Normalised values, once per list (a list can hold hundreds of look-alikes).
+
+    Small on purpose: every generated task brings new lists (about 90 KB
+    each), and a 4096-entry cache grew a long ``generate`` run by ~350 MB;
+    a miss costs only ~0.1 ms."""
     return tuple(_norm_text(v) for v in values)
 
 

@@ -1,6 +1,6 @@
 """Tool errors and the one JSON result envelope every service returns.
 
-Convention (DESIGN.md §3a, matching the paper's published trajectories)::
+Convention (matching the paper's published trajectories)::
 
     {"success": true,  "data": ...}
     {"success": false, "error": {"code": 400|404|409|422|500, "message": "..."}}

@@ -27,7 +27,7 @@ Results are the framework's JSON envelopes as text content (also as
 ``structuredContent``); a failed call sets ``isError``. The low-level server
 is used because our schemas are raw JSON Schema (``MCPServer`` derives them
 from Python signatures), and arguments are validated by our own validators
-(the SDK does not validate against a raw ``inputSchema``; DESIGN.md §3).
+(the SDK does not validate against a raw ``inputSchema``).
 One server is one episode: serve a fresh one for the next attempt.
 
 Example:

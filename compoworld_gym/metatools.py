@@ -2,7 +2,7 @@
 
 The agent does not get a flat tool list; it discovers the world through
 ``list_services``, ``list_tools``, ``describe_tool`` and ``call_tool``
-(paper §2.3; definitions match the published trajectories, DESIGN.md §3a).
+(paper §2.3; names and arguments follow the paper's published trajectories).
 """
 
 from __future__ import annotations

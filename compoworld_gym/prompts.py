@@ -1,7 +1,7 @@
 """The system prompt of every episode.
 
 Today's date is fixed in the prompt, as in the paper's published
-trajectories (DESIGN.md §3a), so "overdue" and "next week" are well defined.
+trajectories, so "overdue" and "next week" are well defined.
 The final answer is free text, as in the paper; the prompt says how it is
 graded (:class:`compoworld_gym.checks.AnswerContains`: the value asked for,
 no candidate it could be confused with) and that work is done once (the

@@ -244,7 +244,7 @@ class Service:
         description: one sentence shown by ``list_services``.
         domain: the kind of work, e.g. ``"support"``, ``"communication"``.
         spec_source: ``slug`` of the real MCP server in
-            ``shared/mcp-specs/servers.jsonl`` whose interface this follows,
+            ``compoworld_gym/data/mcp_servers.jsonl`` whose interface this follows,
             or None when designed from scratch.
         designed_tools: names of tools added beyond that server's tool list
             (the spec conformance test exempts them from the name check).

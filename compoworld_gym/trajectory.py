@@ -1,4 +1,4 @@
-"""Trajectory records in the paper's published format (DESIGN.md §3a).
+"""Trajectory records in the paper's published format.
 
 One JSON object per episode, one per line of a JSONL file::
 
@@ -120,7 +120,7 @@ class Trajectory(BaseModel):
         Args:
             arguments_as_string: encode each ``function.arguments`` as a JSON
                 string (what datasets want: as dicts, Arrow merges keys
-                across rows and invents nulls; DESIGN.md §3).
+                across rows and invents nulls).
         """
         out = [m.model_dump(mode="json", exclude_none=True) for m in self.messages]
         if arguments_as_string:

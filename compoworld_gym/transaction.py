@@ -1,7 +1,7 @@
 """Transactions for mutating tool calls: rollback and validation.
 
 A failed call must leave the state exactly as it was, and a successful one
-must leave a state that validates against its model (DESIGN.md §5). Doing
+must leave a state that validates against its model. Doing
 both on the whole state costs two passes over every record per call (a dump
 and a validation, ~30 + ~50 µs for a dozen records), so the default
 :class:`JournalTransaction` works per record instead:

@@ -6,7 +6,7 @@ The world is the runtime behind the four meta-tools (paper §2.3):
 env, the MCP bridge and the task generator all drive a world.
 
 Tool names are exposed bare; when two mounted services share a tool name,
-both are exposed only as ``<service>__<tool>`` (DESIGN.md §3a). The
+both are exposed only as ``<service>__<tool>``, as in the paper's published trajectories. The
 qualified form is always accepted.
 
 Services can be mounted *lazily* (:class:`LazyService`): discovery

@@ -80,7 +80,7 @@ class ChatFormat(gym.Wrapper):
     ## Observation
     The whole conversation so far as an OpenAI-style message list (a fresh
     copy each call): system, user, then per turn the assistant message (with
-    ``tool_calls`` whose ``function.arguments`` is an object, DESIGN.md §3a)
+    ``tool_calls`` whose ``function.arguments`` is an object, as in the paper's trajectories)
     and one ``tool`` message per call (``tool_call_id``, ``name``,
     ``content`` = the result as a JSON string). ``self.tools`` (also
     ``info["tools"]`` after ``reset``) holds the tool definitions to give

@@ -261,7 +261,7 @@ def make_grouped_vector_env(
         group_size: rollouts per task ``G``.
         num_groups: tasks per batch ``B``; default ``len(pool)``.
         vectorization: ``"sync"`` (fast for cheap envs) or ``"async"``
-            (``AsyncVectorEnv(shared_memory=False)``, DESIGN.md §3).
+            (``AsyncVectorEnv(shared_memory=False)``: text spaces cannot use shared memory).
         task_file: a JSONL task file to load the pool from in every worker.
         max_steps: step limit of each episode.
         weight_fn: weighting function of the completion-focused reward.

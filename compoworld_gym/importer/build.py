@@ -201,7 +201,7 @@ def import_mcp(source: str, *, register: bool = True) -> dict[str, Any]:
     """Import MCP servers from a JSONL spec file, a stdio command or an HTTP URL.
 
     Args:
-        source: path of a JSONL file like ``shared/mcp-specs/servers.jsonl``,
+        source: path of a JSONL file like the bundled ``compoworld_gym/data/mcp_servers.jsonl``,
             an ``http(s)://`` streamable-HTTP URL, or a command line that
             starts a stdio MCP server.
         register: add the services to the catalog (so tasks can mount them).

@@ -1,7 +1,7 @@
 """Loading MCP server specifications: from a JSONL file or a live server.
 
 A JSONL file has one server per line in the format of
-``shared/mcp-specs/servers.jsonl`` (``server``, ``slug``, ``category``,
+``compoworld_gym/data/mcp_servers.jsonl`` (``server``, ``slug``, ``category``,
 ``tools: [{name, description, inputSchema}]``). A live server is listed
 with the official ``mcp`` 2.x client, over stdio (a command line) or
 streamable HTTP (an ``http(s)://`` URL).

@@ -1,7 +1,7 @@
 """Argument validation against a tool's raw ``inputSchema`` (jsonschema).
 
 The ``mcp`` SDK does not validate call arguments against an ``inputSchema``
-(DESIGN.md §3), so imported tools do it here, with the draft the schema
+(measured on mcp 2.x), so imported tools do it here, with the draft the schema
 declares (Draft 2020-12 when it declares none) and format checks on. Errors
 become the framework's 400 messages, naming the offending field.
 """

@@ -5,7 +5,7 @@ Three families:
 * **valid arguments** for any tool, derived from its JSON Schema
   (``ToolSpec.input_schema``, itself derived from the typed signature). We do
   not use hypothesis-jsonschema: 0.23.1 breaks on Hypothesis >= 6.170.10
-  (DESIGN.md §3). Values that exist in the current state (record ids,
+  (measured). Values that exist in the current state (record ids,
   emails, dates, names ...) are mixed in, so most calls hit real records.
 * **valid meta-tool calls** for a mounted :class:`~compoworld_gym.world.World`.
 * **malformed actions**: junk, invalid JSON, wrong shapes and types, unknown

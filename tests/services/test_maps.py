@@ -3,15 +3,13 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from _svc_asserts import data, failed
 
 from compoworld_gym.envs.services._gazetteer import PLACES
 from compoworld_gym.envs.services.maps import Maps, haversine_km
-
-SPECS = Path("/work/shared/mcp-specs/servers.jsonl")
+from compoworld_gym.specs import SPECS_PATH as SPECS
 
 
 @pytest.fixture
@@ -19,7 +17,6 @@ def mp(make_service):
     return make_service(Maps)
 
 
-@pytest.mark.skipif(not SPECS.exists(), reason="shared MCP specs not available")
 def test_interface_matches_spec():
     spec = next(s for s in map(json.loads, SPECS.read_text().splitlines()) if s["slug"] == Maps.spec_source)
     for t in spec["tools"]:

@@ -1,4 +1,4 @@
-"""RecordTrajectory and the shared trajectory loader (paper format, DESIGN.md §3a)."""
+"""RecordTrajectory and the shared trajectory loader (the paper's format)."""
 
 from __future__ import annotations
 
