@@ -24,6 +24,7 @@ import datetime as dt
 import random
 import re
 import sqlite3
+import weakref
 from typing import Any, Literal, Optional, Union
 
 from faker import Faker
@@ -148,6 +149,27 @@ def _sql_error(exc: sqlite3.Error) -> Exception:
     return InvalidArgument(f"SQL error: {msg}.")
 
 
+def _tick_of(ref: "weakref.ref[Database]") -> int:
+    db = ref()
+    return 1 if db is None else db._tick()
+
+
+def _clock_func(ref: "weakref.ref[Database]", name: str) -> Any:
+    # Built-in clock functions are overridden; the real one runs on a
+    # separate connection with 'now' replaced by the logical clock.
+    def fn(*args: Any) -> Any:
+        db = ref()
+        if db is None:
+            raise sqlite3.OperationalError("the database service is gone")
+        # 'localtime'/'utc' modifiers would read the machine's time zone: dropped.
+        args = tuple(db._now if isinstance(a, str) and a.lower() == "now" else a for i, a in enumerate(args)
+                     if not (i and isinstance(a, str) and a.lower() in ("localtime", "utc")))
+        if not args and name != "strftime":
+            args = (db._now,)
+        return db._clock.execute(f"SELECT {name}({','.join('?' * len(args))})", args).fetchone()[0]
+    return fn
+
+
 class Database(Service):
     """A relational database (SQLite dialect) with business tables."""
 
@@ -182,10 +204,14 @@ class Database(Service):
         conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
         if hasattr(conn, "setlimit"):  # Python >= 3.11
             conn.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_LENGTH)
-        conn.set_progress_handler(self._tick, 1000)
+        # Callbacks hold the service only weakly: sqlite3 hides the references it
+        # keeps from the garbage collector, so a bound method here made every
+        # Database (and its in-memory engine) immortal, ~50 KB a generated task.
+        ref = weakref.ref(self)
+        conn.set_progress_handler(lambda: _tick_of(ref), 1000)
         self._steps = 0  # each phase (rebuild, statement, sync) gets its own step budget
         for name in _CLOCK_FUNCS:
-            conn.create_function(name, -1, self._clock_func(name), deterministic=True)
+            conn.create_function(name, -1, _clock_func(ref, name), deterministic=True)
         for name in ("random", "randomblob"):
             conn.create_function(name, -1, _no_random)
         for t in self.state.tables.values():
@@ -195,18 +221,6 @@ class Database(Service):
                              [[r[c] for c in cols] for r in t.rows])
         self._conn, self._conn_rev = conn, self.state.revision
         return conn
-
-    def _clock_func(self, name: str) -> Any:
-        # Built-in clock functions are overridden; the real one runs on a
-        # separate connection with 'now' replaced by the logical clock.
-        def fn(*args: Any) -> Any:
-            # 'localtime'/'utc' modifiers would read the machine's time zone: dropped.
-            args = tuple(self._now if isinstance(a, str) and a.lower() == "now" else a for i, a in enumerate(args)
-                         if not (i and isinstance(a, str) and a.lower() in ("localtime", "utc")))
-            if not args and name != "strftime":
-                args = (self._now,)
-            return self._clock.execute(f"SELECT {name}({','.join('?' * len(args))})", args).fetchone()[0]
-        return fn
 
     def _prepare(self, sql: str) -> str:
         if _RANDOM.search(sql):
