@@ -1,6 +1,7 @@
 """Supervised fine-tuning on successful trajectories (TRL ``SFTTrainer``).
 
-Data: trajectories in the paper's format (DESIGN.md §3a), either recorded
+Data: trajectories in the paper's format (:mod:`compoworld_gym.trajectory`;
+"Trajectory format" in ``docs/design-notes.md``), either recorded
 JSONL files (``compoworld eval --out``, :class:`RecordTrajectory`, or the
 paper's own sample) or reference runs rendered on the fly
 (:func:`reference_trajectories`). Only successful ones are kept (rubric
@@ -64,7 +65,7 @@ def build_sft_dataset(trajectories: Sequence[Trajectory]) -> Any:
     Columns: ``messages`` (OpenAI chat format, tool-call ``arguments`` as
     JSON strings), ``tools`` (the definitions as one JSON string: as nested
     dicts Arrow would merge the four tools' parameter keys and invent
-    nulls, DESIGN.md §3) and ``task_id``.
+    nulls) and ``task_id``.
 
     Raises:
         ValueError: no trajectories.

@@ -5,7 +5,8 @@ uses :func:`build_tiny_model`: a byte-level BPE tokenizer trained with
 ``tokenizers`` on text of the environment itself (system prompt, meta-tool
 definitions, built-in tasks and their reference runs), wrapped as a
 ``PreTrainedTokenizerFast`` with TRL's Qwen3 chat template, plus a randomly
-initialised ``Qwen3ForCausalLM`` of a few layers (DESIGN.md §3).
+initialised ``Qwen3ForCausalLM`` of a few layers (default :class:`TinyConfig`:
+2 layers, width 64, ~155k parameters; see "TRL" in ``docs/design-notes.md``).
 
 TRL switches tool-call parsing and its prefix-preserving training template
 on only when the tokenizer's template string-matches a known one, so the

@@ -3,9 +3,9 @@
 TRL turns every public method of the environment class (typed, with a
 Google docstring) into a tool, calls ``reset(**row)`` with each dataset row
 before a rollout, and, when the class has ``get_reward()``, uses it as a
-reward source (DESIGN.md §3). :class:`CompoWorldToolEnv` exposes exactly
-the four meta-tools. Instances are pooled and reused, so ``reset`` starts a
-fresh episode every time.
+reward source (TRL 1.16; see "TRL" in ``docs/design-notes.md``).
+:class:`CompoWorldToolEnv` exposes exactly the four meta-tools. Instances
+are pooled and reused, so ``reset`` starts a fresh episode every time.
 
 Tool results are masked out of the loss by TRL (``tool_mask``). The model's
 final answer never reaches the environment in TRL's loop; pass

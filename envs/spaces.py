@@ -2,8 +2,9 @@
 
 ``gymnasium.spaces.Text`` checks every character against a charset; its
 default charset is alphanumeric and rejects JSON, and a full-unicode charset
-costs ~2 s to build and ~46 MB pickled (DESIGN.md §3). :class:`Unicode`
-accepts any ``str`` within the length bounds (BrowserGym's pattern).
+costs ~2 s to build and ~46 MB pickled (measured; see "Text spaces" in
+``docs/design-notes.md``). :class:`Unicode` accepts any ``str`` within the
+length bounds (BrowserGym's pattern).
 """
 
 from __future__ import annotations

@@ -12,7 +12,6 @@ import functools
 import os
 from typing import Any, Callable, Optional
 
-import click
 import typer
 
 #: Which ``pip install "compoworld-gym[...]"`` extra provides a missing top-level module.
@@ -21,6 +20,11 @@ EXTRA_OF_MODULE = {
     "torch": "train", "transformers": "train", "trl": "train", "peft": "train", "datasets": "train",
     "accelerate": "train", "tokenizers": "train", "openai": "openai", "vllm": "vllm",
 }
+
+# Exits a command raises on purpose pass through ``friendly``. typer >= 0.29
+# bundles its own click, so click is not importable from a base install.
+_PASSTHROUGH = tuple(x for x in (getattr(typer, n, None) for n in ("Exit", "Abort", "TyperException", "BadParameter"))
+                     if isinstance(x, type)) + (SystemExit,)
 
 _state = {"debug": os.environ.get("COMPOWORLD_DEBUG", "") not in ("", "0")}
 
@@ -61,7 +65,7 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 
         try:
             return fn(*args, **kwargs)
-        except (typer.Exit, click.exceptions.Exit, click.ClickException, click.Abort, SystemExit):
+        except _PASSTHROUGH:
             raise
         except KeyboardInterrupt:
             if debugging():

@@ -1,7 +1,7 @@
 """Contracts: customer subscriptions with terms, renewals and notice rules.
 
 No contract or subscription-management server is in
-``shared/mcp-specs/servers.jsonl``; the interface is designed the way
+``compoworld_gym/data/mcp_servers.jsonl``; the interface is designed the way
 Salesforce CPQ contracts and Chargebee subscriptions look: a contract
 belongs to a customer company, has an account owner, start and end dates,
 an annual value, auto-renewal with a price uplift, and a notice period.

@@ -1,6 +1,6 @@
 """Customer feedback: NPS/CSAT survey responses and product feedback notes.
 
-No survey or feedback server is in ``shared/mcp-specs/servers.jsonl``; the
+No survey or feedback server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way Delighted's survey API (NPS 0-10 and CSAT 1-5
 responses with comments, tags and per-survey metrics) and Productboard's
 notes API (feedback items tied to a customer, tagged, triaged to an owner)

@@ -1,6 +1,6 @@
 """Deployments: projects, versioned deploys per environment, rollbacks and change freezes.
 
-The only deploy server in ``shared/mcp-specs/servers.jsonl`` (Google Cloud
+The only deploy server in ``compoworld_gym/data/mcp_servers.jsonl`` (Google Cloud
 Run) uploads local files to GCP and names a tool ``list_services``, which
 would shadow the ``list_services`` meta-tool; so the interface is designed
 the way Vercel's deployments API looks instead: projects, deployments with

@@ -1,6 +1,6 @@
 """Expenses: employee expense reports with receipts, policy limits and approvals.
 
-No expense-management server is in ``shared/mcp-specs/servers.jsonl``; the
+No expense-management server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way Expensify / SAP Concur reports look: a report
 per employee holding dated, categorised items with receipts, submitted for
 approval by the employee's manager (or Finance), then reimbursed. Company

@@ -1,6 +1,6 @@
 """Feature flags: per-environment targeting, rollouts and an audit log.
 
-No feature-flag server is in ``shared/mcp-specs/servers.jsonl``; the
+No feature-flag server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way LaunchDarkly's REST API looks: a flag has a
 key, variations and one configuration per environment (on/off, individual
 targets, ordered rules on user attributes or segments, a percentage

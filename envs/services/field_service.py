@@ -1,6 +1,6 @@
 """Field service: on-site jobs, technicians with skills and zones, dispatch and parts.
 
-No field-service server is in ``shared/mcp-specs/servers.jsonl``; the
+No field-service server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way Jobber's / ServiceTitan's job APIs look (jobs
 for a customer at an address with a scheduled date and arrival window,
 assigned technician, status ``unscheduled -> scheduled -> in_progress ->

@@ -1,6 +1,6 @@
 """Flights: search a fixed airline timetable, book, change and cancel.
 
-No flight-booking server is in ``shared/mcp-specs/servers.jsonl``; the
+No flight-booking server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way Amadeus / Duffel flight APIs look (offer
 search by origin, destination, date and passenger count; orders with named
 passengers; fare brands with change and refund conditions). The timetable is

@@ -1,6 +1,6 @@
 """Forms: surveys with typed questions, their responses and summaries.
 
-No forms or survey server is in ``shared/mcp-specs/servers.jsonl``; the
+No forms or survey server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed after Typeform / Google Forms: a form has ordered
 questions of a type (``short_text``, ``long_text``, ``multiple_choice``,
 ``checkboxes``, ``rating``, ``number``, ``email``, ``date``, ``yes_no``),

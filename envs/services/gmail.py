@@ -1,11 +1,12 @@
 """Gmail: the operations team's mailbox (``ops@company.example``).
 
-Follows the ``@shinzo-labs_gmail-mcp`` server of ``shared/mcp-specs``: the
-tools below keep its names, parameter names, types and required sets (the
-``raw`` RFC 2822 input and ``includeBodyHtml`` are left out: bodies here are
-plain text). As in Gmail, a message's state is its ``label_ids``: ``UNREAD``
-absent means read, ``SENT`` marks mail this mailbox sent, ``TRASH`` trashed.
-Search ``q`` understands the common Gmail operators (see :mod:`._gmail_query`).
+Follows the ``@shinzo-labs_gmail-mcp`` server of
+``compoworld_gym/data/mcp_servers.jsonl``: the tools below keep its names,
+parameter names, types and required sets (the ``raw`` RFC 2822 input and
+``includeBodyHtml`` are left out: bodies here are plain text). As in Gmail,
+a message's state is its ``label_ids``: ``UNREAD`` absent means read,
+``SENT`` marks mail this mailbox sent, ``TRASH`` trashed. Search ``q``
+understands the common Gmail operators (see :mod:`._gmail_query`).
 """
 
 from __future__ import annotations

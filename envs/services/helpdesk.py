@@ -1,6 +1,6 @@
 """Helpdesk: a customer-support ticket database.
 
-No helpdesk server is in ``shared/mcp-specs/servers.jsonl``; the interface is
+No helpdesk server is in ``compoworld_gym/data/mcp_servers.jsonl``; the interface is
 designed the way Zendesk's ticket API looks (tickets with requester,
 assignee, status ``new/open/pending/solved/closed``, priority, due date,
 tags and public/internal comments).

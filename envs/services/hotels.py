@@ -1,6 +1,6 @@
 """Hotels: search hotels per city, check availability, reserve rooms without overbooking.
 
-No hotel server is in ``shared/mcp-specs/servers.jsonl`` (the Airbnb servers
+No hotel server is in ``compoworld_gym/data/mcp_servers.jsonl`` (the Airbnb servers
 there search private listings, not hotel room inventory); the interface is
 designed the way the Amadeus Hotel / Booking.com APIs look (hotel search by
 city and stay dates, per-room-type offers with nightly rates, bookings with a

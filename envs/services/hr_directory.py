@@ -1,6 +1,6 @@
 """HR directory: the company's employees and its org chart.
 
-No HR directory server is in ``shared/mcp-specs/servers.jsonl``; the
+No HR directory server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way BambooHR's employee directory API looks
 (employees with work email, phone, job title, department, supervisor,
 location, hire date and status; reporting lines queried as an org chart).

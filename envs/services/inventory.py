@@ -1,6 +1,6 @@
 """Inventory: stock per SKU per warehouse, reservations, adjustments and reorder points.
 
-No inventory server is in ``shared/mcp-specs/servers.jsonl``; the interface
+No inventory server is in ``compoworld_gym/data/mcp_servers.jsonl``; the interface
 is designed the way Shopify's InventoryLevel API and warehouse systems look:
 ``on_hand`` and ``reserved`` quantities per SKU and location (``available``
 is their difference), reservations held for orders, adjustments that always

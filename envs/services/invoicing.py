@@ -1,6 +1,6 @@
 """Invoicing: customer invoices with line items, sending, payments and voiding.
 
-No invoicing server is in ``shared/mcp-specs/servers.jsonl``; the interface
+No invoicing server is in ``compoworld_gym/data/mcp_servers.jsonl``; the interface
 is designed the way QuickBooks Online / Stripe Invoicing look: invoices with
 a customer, line items, optional tax, a due date and the lifecycle
 ``draft -> sent -> (overdue) -> paid`` or ``void``; payments are recorded

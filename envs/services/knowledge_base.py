@@ -1,6 +1,6 @@
 """Knowledge base: the operations manual of handling rules.
 
-No knowledge-base server in ``shared/mcp-specs/servers.jsonl`` fits, so the
+No knowledge-base server in ``compoworld_gym/data/mcp_servers.jsonl`` fits, so the
 interface is designed after Confluence / Zendesk Guide: articles with a
 category, tags, an owning team and owner, a status
 (``draft/published/archived``) and a version that every edit bumps. Old

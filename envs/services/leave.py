@@ -1,6 +1,6 @@
 """Leave: time-off requests, manager approval and balances.
 
-No time-off server is in ``shared/mcp-specs/servers.jsonl``; the interface
+No time-off server is in ``compoworld_gym/data/mcp_servers.jsonl``; the interface
 is designed the way BambooHR's time-off API looks (time-off types, balances
 in days, requests ``requested -> approved/denied/canceled``, a "who's out"
 calendar, manual balance adjustments with a note). Rules: a request counts

@@ -1,6 +1,6 @@
 """Ledger: a double-entry general ledger with a chart of accounts and period close.
 
-No accounting server is in ``shared/mcp-specs/servers.jsonl``; the interface
+No accounting server is in ``compoworld_gym/data/mcp_servers.jsonl``; the interface
 is designed the way QuickBooks Online's Account and JournalEntry APIs look:
 a chart of accounts (asset, liability, equity, revenue, expense), journal
 entries whose debits must equal their credits (422 otherwise), running

@@ -1,7 +1,7 @@
 """Maps: geocoding, places, distances, elevation and directions over a fixed gazetteer.
 
 Follows the ``modelcontextprotocol-google-maps`` reference server in
-``shared/mcp-specs/servers.jsonl`` (all 7 tools, same names, parameters and
+``compoworld_gym/data/mcp_servers.jsonl`` (all 7 tools, same names, parameters and
 enums; result shapes modelled on the Google responses it forwards), plus
 designed tools for saved places and a meeting point. The world is the
 built-in gazetteer of ``_gazetteer`` (45 places in seven cities), so results

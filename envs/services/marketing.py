@@ -1,6 +1,6 @@
 """Marketing: audience lists, subscribers and email campaigns.
 
-No email-marketing server is in ``shared/mcp-specs/servers.jsonl``; the
+No email-marketing server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way Mailchimp's Marketing API looks: audiences
 (lists) hold members keyed by email with status ``subscribed``,
 ``unsubscribed``, ``cleaned`` or ``pending`` and tags; campaigns target one

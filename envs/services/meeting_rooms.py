@@ -1,6 +1,6 @@
 """Meeting rooms: rooms per office site, bookings without double booking.
 
-No room-booking server is in ``shared/mcp-specs/servers.jsonl``; the
+No room-booking server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way Microsoft Graph's places / room-booking API and
 Robin's look (rooms per building with capacity, equipment and accessibility;
 schedules; "find a free room" for a time slot). Rules: a room has at most one

@@ -1,6 +1,6 @@
 """Messaging: WhatsApp-style chats with contacts addressed by phone number.
 
-Follows the ``@s3cr1z_whatsapp-mcp`` server in ``shared/mcp-specs/servers.jsonl``
+Follows the ``@s3cr1z_whatsapp-mcp`` server in ``compoworld_gym/data/mcp_servers.jsonl``
 (all 12 tools, same names, parameters and defaults): contacts and direct
 chats are addressed by JID ``<digits>@s.whatsapp.net`` (the phone number with
 country code, no ``+``), groups by ``<digits>@g.us``. Where the spec says

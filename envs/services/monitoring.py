@@ -1,6 +1,6 @@
 """Monitoring: alerts, incidents, on-call and escalation.
 
-No PagerDuty or Datadog server is in ``shared/mcp-specs/servers.jsonl``; the
+No PagerDuty or Datadog server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way PagerDuty's REST API (and its official MCP
 server's tool names: ``list_incidents``, ``add_note_to_incident``,
 ``list_oncalls``, ``list_escalation_policies``) look, with Datadog-style

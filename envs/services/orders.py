@@ -1,6 +1,6 @@
 """Orders: an online store's order book with payment, fulfilment, cancel and refund rules.
 
-No order-management server is in ``shared/mcp-specs/servers.jsonl``; the
+No order-management server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way Shopify's Order API looks: orders with a
 customer, line items (SKU, quantity, unit price), a shipping address and
 method, a financial/fulfilment lifecycle ``pending -> paid -> fulfilled ->

@@ -1,6 +1,6 @@
 """Payments: a Stripe-like card payment processor.
 
-No payment-processor server is in ``shared/mcp-specs/servers.jsonl``; the
+No payment-processor server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface follows Stripe's API and its official agent toolkit
 (``create_customer``, ``list_customers``, ``create_payment_intent``,
 ``confirm_payment_intent``, ``capture_payment_intent``, ``create_refund``,

@@ -1,6 +1,6 @@
 """Payroll: semimonthly pay runs, per-employee pay summaries and audited corrections.
 
-No payroll server is in ``shared/mcp-specs/servers.jsonl``; the interface is
+No payroll server is in ``compoworld_gym/data/mcp_servers.jsonl``; the interface is
 designed the way Gusto's payroll API looks (payrolls with a pay period and
 check date, per-employee compensations with gross pay, taxes, deductions and
 net pay; payrolls are calculated as drafts, then approved, then paid). Rules:

@@ -1,6 +1,6 @@
 """Procurement: vendors and purchase orders with approval thresholds and goods receipt.
 
-No procurement server is in ``shared/mcp-specs/servers.jsonl``; the interface
+No procurement server is in ``compoworld_gym/data/mcp_servers.jsonl``; the interface
 is designed the way Coupa / QuickBooks purchase orders look: vendors with
 payment terms, purchase orders ``draft -> pending_approval -> approved ->
 ordered -> partially_received -> received`` (or ``rejected``/``cancelled``),

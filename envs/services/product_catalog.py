@@ -1,6 +1,6 @@
 """Product catalog: products, variants and prices of an online store.
 
-No product-catalog server is in ``shared/mcp-specs/servers.jsonl`` (HubSpot
+No product-catalog server is in ``compoworld_gym/data/mcp_servers.jsonl`` (HubSpot
 CRM's ``products_*`` tools are CRM line-item templates without variants or
 categories); the interface is designed the way Shopify's Admin product API
 looks: products with a SKU, title, category (product type), price and an

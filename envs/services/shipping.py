@@ -1,6 +1,6 @@
 """Shipping: rates, shipments, labels, tracking events and address validation.
 
-No shipping server is in ``shared/mcp-specs/servers.jsonl``; the interface
+No shipping server is in ``compoworld_gym/data/mcp_servers.jsonl``; the interface
 is designed the way ShipStation / EasyPost look: validate an address, quote
 rates per carrier and service level, create a shipment, buy its label
 (which assigns the tracking number), then follow carrier tracking events

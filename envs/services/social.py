@@ -1,7 +1,7 @@
 """Social: a Reddit-style community with posts, comments, likes, scheduling and moderation.
 
 Follows the Reddit Content Fetcher MCP server (``@ruradium_mcp-reddit`` in
-``shared/mcp-specs/servers.jsonl``) for its two tools,
+``compoworld_gym/data/mcp_servers.jsonl``) for its two tools,
 ``fetch_reddit_hot_threads(subreddit, limit=10)`` and
 ``fetch_reddit_post_content(post_id, comment_limit=20, comment_depth=3)``
 (same names, parameters, defaults and required sets; results are JSON

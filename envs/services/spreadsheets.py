@@ -1,6 +1,6 @@
 """Spreadsheets: workbooks of named sheets addressed in A1 notation.
 
-No Google Sheets server is in ``shared/mcp-specs/servers.jsonl`` (the
+No Google Sheets server is in ``compoworld_gym/data/mcp_servers.jsonl`` (the
 ``excel`` server there works on local file paths); the interface is designed
 after the Google Sheets API and the open-source Google Sheets MCP servers'
 tool names (``get_sheet_data``, ``update_cells``, ``append_rows``,

@@ -1,6 +1,6 @@
 """Status page: public component status, incidents with updates, maintenance windows, subscribers.
 
-No status-page server is in ``shared/mcp-specs/servers.jsonl``; the
+No status-page server is in ``compoworld_gym/data/mcp_servers.jsonl``; the
 interface is designed the way Atlassian Statuspage's REST API looks:
 components with a status (``operational`` … ``major_outage``,
 ``under_maintenance``), incidents that move ``investigating → identified →

@@ -1,6 +1,6 @@
 """Wiki: team spaces of pages with a parent tree, versions, labels and comments.
 
-No Confluence or Notion server is in ``shared/mcp-specs/servers.jsonl``;
+No Confluence or Notion server is in ``compoworld_gym/data/mcp_servers.jsonl``;
 the interface is modelled on Confluence (and the open-source
 ``mcp-atlassian`` Confluence tools' parameter names: ``page_id``,
 ``space_key``, ``title``, ``content``, ``parent_id``, ``version_comment``):

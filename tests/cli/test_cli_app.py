@@ -65,3 +65,15 @@ def test_ctrl_c_in_a_command_exits_130_with_one_line(monkeypatch):
     monkeypatch.setattr(catalog, "service_names", interrupted)
     result = runner.invoke(app, ["services"])
     assert result.exit_code == 130 and result.output == "error: interrupted\n"
+
+
+def test_the_cli_imports_without_click():
+    """typer >= 0.29 bundles click: a base install has no ``click`` module
+    (``import click`` made every command fail there)."""
+    import subprocess
+
+    code = ("import sys; sys.modules['click'] = None\n"
+            "from typer.testing import CliRunner\nfrom compoworld_gym.cli import app\n"
+            "r = CliRunner().invoke(app, ['--version']); print(r.exit_code, r.output.strip())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == f"0 compoworld-gym {compoworld_gym.__version__}"

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from _svc_asserts import data, failed
 
 from compoworld_gym.envs.services.messaging import MY_NUMBER, Messaging
+from compoworld_gym.specs import SPECS_PATH
 
 
 @pytest.fixture
@@ -16,12 +16,9 @@ def wa(make_service):
     return make_service(Messaging)
 
 
-SPECS = Path("/work/shared/mcp-specs/servers.jsonl")
-
-
-@pytest.mark.skipif(not SPECS.exists(), reason="shared MCP specs not available")
 def test_interface_matches_spec():
-    spec = next(s for s in map(json.loads, SPECS.read_text().splitlines()) if s["slug"] == Messaging.spec_source)
+    servers = map(json.loads, SPECS_PATH.read_text().splitlines())
+    spec = next(s for s in servers if s["slug"] == Messaging.spec_source)
     assert len(Messaging.tools) == len(spec["tools"]) == 12
     for t in spec["tools"]:
         mine = Messaging.tools[t["name"]].input_schema
