@@ -103,9 +103,9 @@ def test_non_finite_numbers_are_invalid_json(env, literal):
 def test_a_malformed_task_file_names_the_file_and_line(tmp_path):
     from compoworld_gym.builtin_tasks import builtin_tasks
 
-    good = builtin_tasks()[0].to_json()
+    first, second = (t.to_json() for t in builtin_tasks()[:2])  # two ids: a repeated id is its own error
     path = tmp_path / "tasks.jsonl"
-    path.write_text(good + "\n\n" + good + "\n" + '{"id": "broken", "services": [' + "\n")
+    path.write_text(first + "\n\n" + second + "\n" + '{"id": "broken", "services": [' + "\n")
     with pytest.raises(TaskFileError) as info:
         load_tasks(path)
     assert f"{path}:4" in str(info.value) and "not valid JSON" in str(info.value)
