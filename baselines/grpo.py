@@ -351,4 +351,6 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
 
 
 if __name__ == "__main__":
-    main()
+    from compoworld_gym.cli.app import run_script
+
+    run_script(main)

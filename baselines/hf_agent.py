@@ -15,10 +15,51 @@ Example:
 
 from __future__ import annotations
 
+import re
+from pathlib import Path
 from typing import Any, Optional
 
 from compoworld_gym.baselines.agents import ChatAgent
 from compoworld_gym.toolcall_parser import ParsedTurn, parse_tool_calls
+
+
+# ``owner/name`` as the model hub spells repository ids.
+_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
+
+
+def _in_hub_cache(model: str) -> bool:
+    """Whether ``model`` is a hub id (``owner/name``) already in the local model cache (no network)."""
+    if not _HUB_ID.match(model):
+        return False
+    try:
+        from huggingface_hub import try_to_load_from_cache
+    except ImportError:
+        return False
+    return isinstance(try_to_load_from_cache(model, "config.json"), str)
+
+
+def check_model_path(model: str) -> None:
+    """Check that a model name can load without a download.
+
+    ``"tiny"``, a directory holding ``config.json`` and a hub id already in
+    the local cache pass; so does a bare name (left to ``from_pretrained``).
+    A path-like name (with ``/`` or starting with ``.`` or ``~``) that is no
+    such directory would otherwise be read as a hub repository id and fail
+    with a confusing repository-name error.
+
+    Raises:
+        FileNotFoundError: the directory does not exist, or holds no model.
+    """
+    path_like = "/" in model or model.startswith((".", "~"))
+    if model == "tiny" or not path_like or _in_hub_cache(model):
+        return
+    path = Path(model).expanduser()
+    if not path.is_dir():
+        raise FileNotFoundError(f"model directory {model} does not exist (nothing is downloaded; "
+                                "give a local model directory or 'tiny')")
+    if not (path / "config.json").is_file():
+        raise FileNotFoundError(f"model directory {model} holds no model (no config.json); give the directory "
+                                "a model was saved to (save_pretrained), or 'tiny'")
 
 
 def load_model(model: Any, tokenizer: Any = None, seed: int = 0, device: Optional[str] = None
@@ -37,7 +78,10 @@ def load_model(model: Any, tokenizer: Any = None, seed: int = 0, device: Optiona
 
     Raises:
         ValueError: a model object without a tokenizer.
+        FileNotFoundError: a model path that holds no model (:func:`check_model_path`).
     """
+    if isinstance(model, str):
+        check_model_path(model)
     import torch
 
     if isinstance(model, str) and model == "tiny":

@@ -80,6 +80,44 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
     return wrapper
 
 
+def run_script(main: Callable[[], Any]) -> None:
+    """Run a ``python -m`` entry point (SFT, GRPO, benchmarks) with the CLI's error rules.
+
+    A missing extra (vLLM's own "not available" error included), a missing
+    file or model, or a bad value is one ``error:`` line on stderr (exit 2);
+    Ctrl-C exits 130; anything else is one line (exit 1). ``--debug`` among
+    the arguments, or ``COMPOWORLD_DEBUG=1``, shows the traceback instead.
+    """
+    import sys
+
+    if "--debug" in sys.argv:
+        sys.argv.remove("--debug")
+        _state["debug"] = True
+    try:
+        main()
+    except KeyboardInterrupt:
+        if debugging():
+            raise
+        _exit_line("interrupted", 130)
+    except Exception as exc:
+        if debugging():
+            raise
+        if isinstance(exc, ImportError) and "vllm" in str(exc).lower():
+            _exit_line('--vllm needs the [vllm] extra (on a GPU machine): pip install "compoworld-gym[vllm]"', 2)
+        if isinstance(exc, ModuleNotFoundError) and missing_extra_message(exc):
+            _exit_line(missing_extra_message(exc), 2)  # type: ignore[arg-type]
+        if isinstance(exc, (FileNotFoundError, ValueError)):
+            _exit_line(" ".join(str(exc).split()) or type(exc).__name__, 2)
+        _exit_line(_one_line(exc), 1)
+
+
+def _exit_line(message: str, code: int) -> None:
+    import sys
+
+    print(f"error: {message}", file=sys.stderr)
+    raise SystemExit(code)
+
+
 class FriendlyTyper(typer.Typer):
     """A Typer whose commands all run inside :func:`friendly`."""
 
@@ -104,7 +142,7 @@ def _show_version(value: bool) -> None:
 def root(
     version: bool = typer.Option(False, "--version", callback=_show_version, is_eager=True,
                                  help="Print the version and exit."),
-    debug: bool = typer.Option(False, "--debug", help="Show full tracebacks instead of one-line errors."),
+    debug: bool = typer.Option(False, "--debug", help="Show the full traceback of an unexpected error instead of one line."),
 ) -> None:
     """compoworld-gym: composed, verified tool-use environments for LLM agents.
 

@@ -79,11 +79,15 @@ def tasks(
 ) -> None:
     """List (or export) the built-in tasks."""
     from compoworld_gym.builtin_tasks import builtin_tasks
+    from compoworld_gym.task_summary import summary_path, write_summary
     from compoworld_gym.tasks import save_tasks
 
     task_list = builtin_tasks()
     if out is not None:
-        n = save_tasks(task_list, check_out(out))
+        check_out(out)
+        summary_path(out).unlink(missing_ok=True)  # an old summary must never vouch for the new file
+        n = save_tasks(task_list, out)
+        write_summary(out, requested=n)  # count and digest, checked whenever the file is loaded
         console.print(f"wrote {n} tasks to {out}", markup=False, highlight=False)
         return
     rows = [{"id": t.id, "services": t.services, "domain": t.domain, "capabilities": t.capabilities,

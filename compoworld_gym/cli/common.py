@@ -39,6 +39,8 @@ def load_task_pool(tasks_file: Optional[Path]):
         return builtin_tasks()
     if tasks_file.is_dir():
         raise fail(f"{tasks_file} is a directory, not a JSONL task file")
+    if not tasks_file.exists():
+        raise fail(f"task file {tasks_file} does not exist")
     try:
         tasks = load_tasks(tasks_file)
     except (TaskFileError, OSError) as exc:
@@ -86,6 +88,8 @@ def check_out(path: Path) -> Path:
 
 def check_out_dir(path: Path) -> Path:
     """Create ``path`` (a directory for outputs) now, or fail with one line before any work."""
+    if path.exists() and not path.is_dir():
+        raise fail(f"{path} is a file; --out takes a directory (its files are written inside it)")
     try:
         path.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile(dir=path, prefix=".compoworld.", suffix=".check"):

@@ -16,7 +16,6 @@ only on a terminal, so ``--json`` output stays clean.
 from __future__ import annotations
 
 import json
-import re
 import sys
 from pathlib import Path
 from typing import Any, List, Optional
@@ -30,10 +29,6 @@ from compoworld_gym.jsonl import atomic_writer
 
 #: Seconds the endpoint probe waits for an answer (a live local server answers in milliseconds).
 PROBE_TIMEOUT_S = 5.0
-
-# ``owner/name`` as the model hub spells repository ids.
-_HUB_ID = re.compile(r"^[A-Za-z0-9][\w.-]*/[\w.-]+$")
-
 
 def _eval_tasks(tasks_file: Optional[Path], generate_n: Optional[int], seed: int):
     """The task list of ``eval``: a file, freshly generated tasks, or the built-ins."""
@@ -50,30 +45,15 @@ def _eval_tasks(tasks_file: Optional[Path], generate_n: Optional[int], seed: int
         raise fail(f"{exc}") from None
 
 
-def _in_hub_cache(model: str) -> bool:
-    """Whether ``model`` is a hub id (``owner/name``) already in the local model cache (no network)."""
-    if not _HUB_ID.match(model):
-        return False
-    try:
-        from huggingface_hub import try_to_load_from_cache
-    except ImportError:
-        return False
-    return isinstance(try_to_load_from_cache(model, "config.json"), str)
-
-
 def _check_local_model(model: str) -> None:
-    """Fail (exit 2) when a path-like ``--model`` of the hf agent names no directory.
+    """Fail (exit 2) with one line when ``--model`` names no loadable local model
+    (see :func:`compoworld_gym.baselines.hf_agent.check_model_path`)."""
+    from compoworld_gym.baselines.hf_agent import check_model_path
 
-    Path-like: it contains ``/`` or starts with ``.`` or ``~``. Without this
-    check ``from_pretrained`` reads the path as a hub id and fails with a
-    confusing repository-name error. A hub id already in the local cache
-    (``Qwen/Qwen3-0.6B``) still loads from there.
-    """
-    path_like = "/" in model or model.startswith((".", "~"))
-    if model == "tiny" or not path_like or Path(model).expanduser().is_dir() or _in_hub_cache(model):
-        return
-    raise fail(f"model directory {model} does not exist (nothing is downloaded; "
-               "give a local model directory or 'tiny')")
+    try:
+        check_model_path(model)
+    except FileNotFoundError as exc:
+        raise fail(str(exc)) from None
 
 
 def _connection_problem(exc: BaseException) -> Optional[str]:

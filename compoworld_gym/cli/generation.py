@@ -61,6 +61,9 @@ def generate(
         writer.discard()
         raise fail(f"{exc} ({out} left unchanged)") from None
     except (KeyboardInterrupt, SystemExit):
+        # A second Ctrl-C must not cut the summary of what is kept.
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
         kept = writer.keep_partial({"seed": seed, **stats.summary()})
         raise fail(f"interrupted after {kept} of {n} tasks: kept them in {writer.partial}; "
                    f"{out} left unchanged", 130) from None

@@ -59,7 +59,7 @@ def _show_observation(obs: str) -> None:
     except json.JSONDecodeError:
         _text(obs)
         return
-    console.print(JSON.from_data(value, indent=2, ensure_ascii=False))
+    console.print(JSON.from_data(value, indent=2, ensure_ascii=False), soft_wrap=True)  # no break inside a value
 
 
 def _show_score(reward: float, info: dict[str, Any], truncated: bool, max_steps: int) -> None:

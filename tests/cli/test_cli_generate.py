@@ -92,3 +92,21 @@ def test_eval_of_a_partial_run_says_so(tmp_path):
     assert result.exit_code == 0
     assert "is a partial run: 2 of 50 requested tasks" in result.output
     assert not (tmp_path / "t.jsonl").exists()
+
+
+def test_exported_builtins_carry_a_summary(tmp_path):
+    out = tmp_path / "b.jsonl"
+    assert runner.invoke(app, ["tasks", "--out", str(out)]).exit_code == 0
+    assert json.loads(summary_path(out).read_text())["tasks"] == 12
+    out.write_text(out.read_text().splitlines(keepends=True)[0])
+    with pytest.raises(TaskFileError, match="lists 12"):
+        load_tasks(out)
+
+
+def test_missing_task_file_and_file_as_out_dir_are_one_line(tmp_path):
+    missing = runner.invoke(app, ["eval", "--tasks", str(tmp_path / "nope.jsonl")])
+    assert missing.exit_code == 2 and missing.output == f"error: task file {tmp_path / 'nope.jsonl'} does not exist\n"
+    afile = tmp_path / "t.jsonl"
+    afile.write_text("x\n")
+    out = runner.invoke(app, ["eval", "--agent", "reference", "--out", str(afile)])
+    assert out.exit_code == 2 and "is a file; --out takes a directory" in out.output

@@ -115,3 +115,14 @@ def test_tasks_ids_and_service_names_are_never_cut(columns):
     assert "…" not in listed.output
     words = set(listed.output.replace("│", " ").split())
     assert set(service_names()) <= words, set(service_names()) - words
+
+
+def test_results_are_never_broken_inside_a_value_on_a_narrow_terminal():
+    from typer.testing import CliRunner
+
+    from compoworld_gym.cli import app
+
+    call = '{"name": "call_tool", "arguments": {"tool_name": "list_agents", "arguments": {"team": "finance"}}}'
+    out = CliRunner().invoke(app, ["play", "--task", "builtin-chargeback"], input=f"{call}\n/quit\n",
+                             env={"COLUMNS": "30"})
+    assert '"email": "tomas.lindqvist@company.example",' in out.output
