@@ -74,7 +74,7 @@ class MessageList(gym.Space):
         return "MessageList()"
 
 
-class ChatFormat(gym.Wrapper):
+class ChatFormat(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Chat-format I/O for LLM agents over the meta-tool (or flat-tool) env.
 
     ## Observation
@@ -114,7 +114,8 @@ class ChatFormat(gym.Wrapper):
     """
 
     def __init__(self, env: gym.Env) -> None:
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self)  # so gym.make(env.spec) rebuilds it
+        gym.Wrapper.__init__(self, env)
         self.observation_space = MessageList()
         self.action_space = Unicode(MAX_TURN_CHARS)
         self.messages: list[dict[str, Any]] = []

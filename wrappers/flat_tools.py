@@ -32,7 +32,7 @@ def _dumps(obj: Any) -> str:
     return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
 
 
-class FlatTools(gym.Wrapper):
+class FlatTools(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Expose every mounted tool directly instead of the four meta-tools.
 
     ## Observation
@@ -66,7 +66,8 @@ class FlatTools(gym.Wrapper):
     """
 
     def __init__(self, env: gym.Env) -> None:
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self)  # so gym.make(env.spec) rebuilds it
+        gym.Wrapper.__init__(self, env)
         if not hasattr(env.unwrapped, "world"):
             raise ValueError(f"FlatTools needs a CompoWorldEnv underneath, got {type(env.unwrapped).__name__}")
         self.tools: list[dict[str, Any]] = []

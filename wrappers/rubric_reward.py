@@ -17,7 +17,7 @@ RubricFn = Callable[[list[dict[str, Any]]], float]
 MODES = ("binary", "fraction", "weighted")
 
 
-class RubricReward(gym.Wrapper):
+class RubricReward(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Replace the end-of-episode reward with a rubric reward of your choice.
 
     The wrapped env must put the per-item results in ``info["rubric"]`` when
@@ -61,7 +61,8 @@ class RubricReward(gym.Wrapper):
 
     def __init__(self, env: gym.Env, mode: Union[str, RubricFn] = "fraction",
                  weights: Optional[Mapping[str, float]] = None, default_weight: float = 1.0) -> None:
-        super().__init__(env)
+        gym.utils.RecordConstructorArgs.__init__(self, mode=mode, weights=weights, default_weight=default_weight)
+        gym.Wrapper.__init__(self, env)
         if not callable(mode) and mode not in MODES:
             raise ValueError(f"mode must be one of {', '.join(MODES)} or a callable, got {mode!r}")
         if weights is not None and mode != "weighted":

@@ -86,3 +86,16 @@ def test_end_episode_is_idempotent_and_needs_reset():
     first = env.end_episode()
     assert first == env.end_episode() and "rubric" in first[1]
     assert env.step('{"name": "list_services"}')[2] is True  # the episode has ended
+
+
+@pytest.mark.parametrize("wrap", ["chat", "flat", "rubric"])
+def test_wrapped_envs_are_rebuilt_from_their_spec(wrap):
+    from compoworld_gym.wrappers import ChatFormat, FlatTools
+
+    base = gym.make("CompoWorld-v0", max_episode_steps=7)
+    env = {"chat": ChatFormat, "flat": FlatTools, "rubric": lambda e: RubricReward(e, mode="binary")}[wrap](base)
+    again = gym.make(env.spec)
+    assert type(again) is type(env) and again.spec.max_episode_steps == 7
+    assert [w.name for w in again.spec.additional_wrappers][-2:] == ["ScoreOnTruncation", type(env).__name__]
+    if wrap == "rubric":
+        assert again.mode == "binary"
