@@ -2,48 +2,97 @@
 
 from __future__ import annotations
 
-from typing import Optional
+from pathlib import Path
+from typing import Callable, Optional, Sequence
 
 import typer
 from rich.table import Table
 
 from compoworld_gym.cli.app import app
-from compoworld_gym.cli.common import console, print_json, progress
+from compoworld_gym.cli.common import ProgressBar, check_out, console, errors, fail, print_json, progress
 
 
 @app.command()
 def fuzz(
-    examples: int = typer.Option(1000, "--examples", min=1,
-                                 help="Total state-machine runs, split over the targets (at least one each)."),
+    examples: Optional[int] = typer.Option(
+        None, "--examples", min=1, help="Total state-machine runs, split over the targets (default 1000)."),
+    minutes: Optional[float] = typer.Option(
+        None, "--minutes", min=0.001, help="Instead of --examples: rounds over every target until the time is up."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Campaign seed (default: random, reported)."),
     steps: Optional[int] = typer.Option(None, "--steps", min=1, help="Steps per run (default: deep profile)."),
     workers: int = typer.Option(1, "--workers", min=1, help="Parallel worker processes."),
-    as_json: bool = typer.Option(False, "--json", help="Print examples, failures, seconds, ... as JSON."),
+    include: Optional[str] = typer.Option(
+        None, "--include", help="Target kinds, comma-separated: service,composition,generated,builtin (default all)."),
+    services: Optional[str] = typer.Option(None, "--services", help="Only these services, comma-separated."),
+    log: Optional[Path] = typer.Option(
+        None, "--log", help="Write a JSON-lines log: the settings, then one line per finished batch."),
+    resume: Optional[Path] = typer.Option(
+        None, "--resume", help="Continue the campaign of this log (its settings; appends to it)."),
+    as_json: bool = typer.Option(False, "--json", help="Print examples, actions, failures, seconds, ... as JSON."),
 ) -> None:
-    """Fuzz every built-in service, composition and task pool with Hypothesis state machines."""
-    from compoworld_gym.fuzz import run_fuzz
+    """Fuzz every built-in service, composition and task pool with Hypothesis state machines.
 
-    kwargs = {"workers": workers} if steps is None else {"workers": workers, "steps": steps}
-    # Drawn on stderr only when it is a terminal, so --json output stays one document. The total is
-    # --examples (exact unless there are more targets than examples); run_fuzz's count corrects it.
-    with progress("fuzz (0 failure(s))", total=examples) as bar:
-        failures = 0
+    Ctrl-C stops after saying what was covered (exit 130); with --log the log
+    keeps every finished batch, and --resume continues it.
+    """
+    from compoworld_gym.fuzz import KINDS, run_fuzz
 
-        def advance(entry: dict, done: int, total: int) -> None:
-            nonlocal failures
-            failures += entry["failure"] is not None
-            bar.update(completed=done, total=total, description=f"fuzz ({failures} failure(s))")
-
-        report = run_fuzz(examples, seed, progress=advance, **kwargs)
+    if log is not None and resume is not None:
+        raise fail("give --log F for a new campaign or --resume F to continue one, not both")
+    if examples is not None and minutes is not None:
+        raise fail("give --examples N or --minutes M, not both")
+    kwargs = {"examples": examples, "minutes": minutes, "seed": seed, "steps": steps, "workers": workers,
+              "include": _names(include, KINDS, "--include"), "services": _names(services, None, "--services"),
+              "log": resume or log, "resume": resume is not None}
+    if log is not None:
+        check_out(log)
+    with progress("fuzz (0 failure(s))", total=None) as bar:
+        report = _run_with_bar(run_fuzz, {k: v for k, v in kwargs.items() if v is not None}, bar)
+    for note in report["notes"]:
+        errors.print(f"note: {note}", markup=False, highlight=False)
     if as_json:
         print_json(report)
     else:
-        console.print(f"{report['examples']} runs over {report['targets']} targets in {report['seconds']:.1f} s: "
-                      f"{report['failures']} failure(s) (seed {report['seed']})")
+        console.print(f"{report['examples']} runs, {report['actions']} actions over {report['targets']} targets "
+                      f"in {report['seconds']:.1f} s: {report['failures']} failure(s) (seed {report['seed']})")
         for f in report["failed"]:
             console.print(f"  {f['target']}: {f['invariant']}: {f['message'][:300]}", markup=False)
     if report["failures"]:
         raise typer.Exit(1)
+
+
+def _names(value: Optional[str], allowed: Optional[Sequence[str]], option: str) -> Optional[list[str]]:
+    """The names of a comma-separated option (None when not given); unknown or no names exit 2."""
+    if value is None:
+        return None
+    names = [n.strip() for n in value.split(",") if n.strip()]
+    bad = [n for n in names if allowed is not None and n not in allowed]
+    if not names or bad:
+        raise fail(f"{option} takes a comma-separated list of {', '.join(allowed or ['names'])}; got {value!r}")
+    return names
+
+
+def _run_with_bar(run_fuzz: Callable[..., dict], kwargs: dict, bar: ProgressBar) -> dict:
+    """Run the campaign, advancing ``bar`` per batch; a bad setting or log and Ctrl-C become one line."""
+    from compoworld_gym.fuzz import FuzzInterrupted
+
+    failures = 0
+
+    def advance(entry: dict, done: int, total: Optional[int]) -> None:
+        nonlocal failures
+        failures += entry["failure"] is not None
+        # A --minutes bar counts runs with no total (the time is shown beside it).
+        bar.update(completed=done, total=total, description=f"fuzz ({failures} failure(s))")
+
+    try:
+        return run_fuzz(progress=advance, **kwargs)
+    except ValueError as exc:  # FuzzLogError included
+        raise fail(str(exc)) from None
+    except FuzzInterrupted as exc:
+        r, where = exc.report, kwargs.get("log")
+        kept = f"; {where} keeps them: --resume {where} continues" if where else ""
+        raise fail(f"interrupted: {r['examples']} runs, {r['actions']} actions, {r['batches']} batches over "
+                   f"{r['targets']} targets in {r['seconds']:.1f} s, {r['failures']} failure(s){kept}", 130) from None
 
 
 @app.command()

@@ -48,6 +48,8 @@ from compoworld_gym.world import World
 #: Step kinds, most useful first (Hypothesis shrinks toward the first).
 _KINDS = ("call",) * 5 + ("malformed",) * 3 + ("meta", "reset", "final")
 _AFTER_END = ("reset", "reset", "reset", "call")
+#: Distinct states whose action strategies a machine keeps (least recently used dropped first).
+STRATEGY_CACHE_SIZE = 8
 _DUMP_OPTS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY
 
 
@@ -127,9 +129,18 @@ class EnvMachine(RuleBasedStateMachine):
     _secrets: ClassVar[dict[str, list[str]]]
     _strategy_cache: ClassVar[dict[bytes, dict[str, st.SearchStrategy[str]]]]
     _initials: ClassVar[dict[int, tuple[Any, bytes]]]
-    _validated: ClassVar[set[tuple[str, bytes]]]
+    _validated: ClassVar[set[tuple[str, int]]]
     #: Runs finished by this machine class (Hypothesis's shrink runs included).
     runs_done: ClassVar[int] = 0
+    #: ``reset`` and ``step`` calls made by this class's runs (references and replays not counted).
+    actions_done: ClassVar[int] = 0
+
+    @classmethod
+    def clear_caches(cls) -> None:
+        """Drop what the class's runs cached (strategies, references, secrets, states checked);
+        the counters stay. Called when a campaign is done with the class."""
+        for cache in (cls._references, cls._secrets, cls._strategy_cache, cls._initials, cls._validated):
+            cache.clear()
 
     def __init__(self) -> None:
         super().__init__()
@@ -156,12 +167,15 @@ class EnvMachine(RuleBasedStateMachine):
 
         A service whose state bytes already validated (in any run) is not
         validated again: a step touches one service, a world mounts up to 15.
+        The set keeps a hash of the bytes, not the bytes (a 15-service world's
+        states are megabytes); a 64-bit collision would only skip a check.
         """
         states = {}
         for name, svc in world.services.items():
             data = svc.state_dict()
             raw = orjson.dumps(data)
-            if (name, raw) not in self._validated:
+            key = (name, hash(raw))
+            if key not in self._validated:
                 try:
                     svc.State.model_validate(svc.state)
                     svc.State.model_validate_json(raw)
@@ -169,7 +183,7 @@ class EnvMachine(RuleBasedStateMachine):
                     self.fail("state-invalid", f"service {name!r} state does not validate: {exc}")
                 if len(self._validated) > 4096:
                     self._validated.clear()
-                self._validated.add((name, raw))
+                self._validated.add(key)
             states[name] = data
         self.state_key = _dump(states)
         return self.state_key
@@ -221,6 +235,7 @@ class EnvMachine(RuleBasedStateMachine):
     def do_reset(self, seed: Optional[int]) -> None:
         """Reset and check the reset invariants."""
         self.trace.append(("reset", seed))
+        type(self).actions_done += 1
         try:
             obs, info = self.env.reset(seed=seed)
         except Exception:  # noqa: BLE001
@@ -263,6 +278,7 @@ class EnvMachine(RuleBasedStateMachine):
     def do_step(self, action: Any) -> None:
         """Step and check the step invariants."""
         self.trace.append(("step", action))
+        type(self).actions_done += 1
         world = self.world()
         before = self.state_key  # checked after the previous reset or step
         mutators = self.allowed_to_mutate(world, action) if world is not None else []
@@ -326,16 +342,20 @@ class EnvMachine(RuleBasedStateMachine):
         Keyed by the states' bytes (which name the mounted services), so the
         pools and strategy objects are built once per distinct state;
         Hypothesis validates each new strategy object, which is what costs.
+        The states that repeat are the initial ones (every reset returns to
+        one), so the cache keeps the :data:`STRATEGY_CACHE_SIZE` most recently
+        used: an entry of a 15-service world is ~10 MB once drawn from, and a
+        cache of 256 made one long batch grow by gigabytes.
         """
         cache = self._strategy_cache
-        hit = cache.get(self.state_key)
+        hit = cache.pop(self.state_key, None)
         if hit is None:
-            if len(cache) > 256:
-                cache.clear()
+            while len(cache) >= STRATEGY_CACHE_SIZE:
+                del cache[next(iter(cache))]  # the least recently used (dicts keep insertion order)
             pools = state_pools(world.services.values())
-            hit = cache[self.state_key] = {"call": valid_actions(world, pools),
-                                           "malformed": malformed_actions(world, pools),
-                                           "meta": discovery_calls(world).map(dumps)}
+            hit = {"call": valid_actions(world, pools), "malformed": malformed_actions(world, pools),
+                   "meta": discovery_calls(world).map(dumps)}
+        cache[self.state_key] = hit  # (re)inserted last: the most recently used
         return hit
 
     def teardown(self) -> None:

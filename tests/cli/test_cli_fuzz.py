@@ -1,5 +1,5 @@
 """``compoworld fuzz`` shows progress on a terminal, never inside ``--json``; ``bench --json`` is
-JSON only (issue 14)."""
+JSON only (issue 14); ``--minutes``, ``--log``, ``--resume`` and Ctrl-C (issue 18)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ def test_fuzz_json_is_one_document_and_the_bar_only_on_a_terminal_stderr(monkeyp
     assert out.exit_code == 0, out.output
     report = json.loads(out.stdout)  # the whole of stdout: one JSON document
     assert report["examples"] == 5 and report["targets"] == 3 and report["failures"] == 0
+    assert report["actions"] >= 5
     assert [(e["target"], e["planned"]) for e in report["per_target"]] == [
         ("service:helpdesk", 2), ("service:gmail", 2), ("builtin", 1)]
     assert ("fuzz (0 failure(s))" in out.stderr) is terminal
@@ -46,7 +47,10 @@ def test_progress_is_called_once_per_target_with_the_runs_total():
                       progress=lambda entry, done, total: calls.append((entry, done, total)))
     assert [(e["target"], done, total) for e, done, total in calls] == [
         ("service:helpdesk", 3, 5), ("service:gmail", 5, 5)]
-    assert [e for e, _, _ in calls] == report["per_target"] and report["examples"] == 5
+    # One batch per target with --examples: each progress record is its target's whole share.
+    assert [(e["runs"], e["actions"]) for e, _, _ in calls] == [
+        (t["runs"], t["actions"]) for t in report["per_target"]]
+    assert report["examples"] == 5 and report["actions"] == sum(e["actions"] for e, _, _ in calls) >= 5
 
 
 def test_progress_with_workers_follows_completion_and_keeps_the_report_in_plan_order():
@@ -76,3 +80,54 @@ def test_bench_json_prints_only_json(monkeypatch):
     assert report["quick"] is True and report["episode_ms"] > 0 and report["tasks_per_s"] > 0
     assert report["step_read_us"] is None  # the step family did not run
     assert set(report["seconds"]) == {"episode", "generation", "vector", "total"}
+
+
+def test_fuzz_minutes_with_a_log_then_resume_reports_the_same_totals(two_services, tmp_path):
+    log = tmp_path / "campaign.jsonl"
+    out = runner.invoke(app, ["fuzz", "--minutes", "0.02", "--steps", "2", "--seed", "4", "--log", str(log),
+                              "--json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["minutes"] == 0.02 and report["examples"] > 0 and report["actions"] >= report["examples"]
+    header, *batches = [json.loads(line) for line in log.read_text().splitlines()]
+    assert header["minutes"] == 0.02 and header["steps"] == 2 and len(batches) == report["batches"] >= 1
+    # The budget is spent: resuming runs nothing and reports what the log holds.
+    again = runner.invoke(app, ["fuzz", "--resume", str(log), "--json"])
+    assert again.exit_code == 0, again.output
+    resumed = json.loads(again.stdout)
+    assert (resumed["examples"], resumed["actions"], resumed["batches"]) == (
+        report["examples"], report["actions"], report["batches"])
+    assert len(log.read_text().splitlines()) == 1 + len(batches)
+
+
+def test_fuzz_ctrl_c_says_what_was_covered_exits_130_and_resume_finishes(monkeypatch, two_services, tmp_path):
+    log, real, calls = tmp_path / "campaign.jsonl", fuzz_mod._run_batch, []
+
+    def interrupted_second(job):
+        calls.append(job)
+        if len(calls) == 2:
+            raise KeyboardInterrupt
+        return real(job)
+
+    monkeypatch.setattr(fuzz_mod, "_run_batch", interrupted_second)
+    out = runner.invoke(app, ["fuzz", "--examples", "4", "--steps", "2", "--seed", "0", "--log", str(log)])
+    assert out.exit_code == 130
+    assert out.stderr.count("\n") == 1 and "interrupted: 2 runs" in out.stderr
+    assert f"--resume {log} continues" in out.stderr
+    monkeypatch.setattr(fuzz_mod, "_run_batch", real)
+    done = runner.invoke(app, ["fuzz", "--resume", str(log), "--json"])
+    assert done.exit_code == 0, done.output
+    assert json.loads(done.stdout)["examples"] == 4
+    assert [json.loads(line)["target"] for line in log.read_text().splitlines()[1:]] == [
+        "service:helpdesk", "service:gmail", "builtin"]
+
+
+def test_fuzz_resume_with_other_settings_is_one_line(two_services, tmp_path):
+    log = tmp_path / "campaign.jsonl"
+    assert runner.invoke(app, ["fuzz", "--examples", "3", "--steps", "2", "--seed", "0", "--log", str(log)]
+                         ).exit_code == 0
+    out = runner.invoke(app, ["fuzz", "--resume", str(log), "--seed", "9"])
+    assert out.exit_code == 2 and "other settings: seed 0 (given 9)" in out.stderr
+    assert out.stderr.count("\n") == 1
+    both = runner.invoke(app, ["fuzz", "--examples", "3", "--minutes", "1"])
+    assert both.exit_code == 2 and "not both" in both.stderr
