@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
@@ -37,6 +38,7 @@ def fuzz(
     """
     from compoworld_gym.fuzz import KINDS, run_fuzz
 
+    _hypothesis_home()
     if log is not None and resume is not None:
         raise fail("give --log F for a new campaign or --resume F to continue one, not both")
     if examples is not None and minutes is not None:
@@ -117,3 +119,15 @@ def bench(
         table.add_row(key, "-" if value is None else f"{value:.4g}", str(targets.get(key, "")),
                       {True: "yes", False: "no"}.get(met.get(key), ""))
     console.print(table)
+
+
+def _hypothesis_home() -> None:
+    """Keep Hypothesis's files (its unicode tables) in the user cache, not a
+    ``.hypothesis/`` folder in the directory ``compoworld fuzz`` runs in.
+
+    Set as an environment variable, so worker processes inherit it; a
+    ``HYPOTHESIS_STORAGE_DIRECTORY`` the user set wins.
+    """
+    if "HYPOTHESIS_STORAGE_DIRECTORY" not in os.environ:
+        cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+        os.environ["HYPOTHESIS_STORAGE_DIRECTORY"] = str(cache / "compoworld-gym" / "hypothesis")

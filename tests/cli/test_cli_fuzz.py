@@ -131,3 +131,18 @@ def test_fuzz_resume_with_other_settings_is_one_line(two_services, tmp_path):
     assert out.stderr.count("\n") == 1
     both = runner.invoke(app, ["fuzz", "--examples", "3", "--minutes", "1"])
     assert both.exit_code == 2 and "not both" in both.stderr
+
+
+def test_fuzz_leaves_no_hypothesis_folder_in_the_working_directory(tmp_path):
+    import subprocess
+    import sys
+
+    env = {**__import__("os").environ, "XDG_CACHE_HOME": str(tmp_path / "cache")}
+    env.pop("HYPOTHESIS_STORAGE_DIRECTORY", None)
+    work = tmp_path / "work"
+    work.mkdir()
+    out = subprocess.run([sys.executable, "-m", "compoworld_gym.cli", "fuzz", "--examples", "2", "--steps", "2",
+                          "--include", "service", "--services", "helpdesk", "--json"],
+                         cwd=work, env=env, capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert list(work.iterdir()) == []
