@@ -63,13 +63,18 @@ def digest(data: bytes) -> tuple[int, str]:
 
 
 def write_summary(path: str | Path, *, complete: bool = True, requested: Optional[int] = None,
-                  extra: Optional[dict[str, Any]] = None) -> TaskFileSummary:
-    """Write the summary of the task file at ``path`` (reads the file; atomic).
+                  extra: Optional[dict[str, Any]] = None, known: Optional[tuple[int, str]] = None
+                  ) -> TaskFileSummary:
+    """Write the summary of the task file at ``path`` (atomic).
+
+    ``known`` is the file's ``(task count, sha256)`` when the writer already
+    has it (:class:`TaskFileWriter` hashes as it writes); otherwise the file
+    is read back.
 
     Raises:
         OSError: the file cannot be read or the summary cannot be written.
     """
-    count, sha = digest(Path(path).read_bytes())
+    count, sha = known if known is not None else digest(Path(path).read_bytes())
     summary = TaskFileSummary(tasks=count, sha256=sha, complete=complete, requested=requested,
                               extra=dict(extra or {}))
     with atomic_writer(summary_path(path)) as fh:
@@ -122,11 +127,14 @@ class TaskFileWriter:
         self.partial = self.out.with_name(self.out.name + ".partial")
         self.requested = requested
         self.written = 0
-        self._fh = open(self.partial, "w", encoding="utf-8")
+        self._sha = hashlib.sha256()  # hashed as written: the summary never reads the file back
+        self._fh = open(self.partial, "wb")
 
     def write(self, line: str) -> None:
         """Append one task's JSON line (without its newline)."""
-        self._fh.write(line + "\n")
+        data = line.encode("utf-8") + b"\n"
+        self._fh.write(data)
+        self._sha.update(data)
         self.written += 1
 
     def _close(self) -> None:
@@ -141,13 +149,16 @@ class TaskFileWriter:
         with contextlib.suppress(FileNotFoundError):
             summary_path(self.out).unlink()  # the old summary must never vouch for the new file
         os.replace(self.partial, self.out)
-        return write_summary(self.out, complete=True, requested=self.requested, extra=extra)
+        return write_summary(self.out, complete=True, requested=self.requested, extra=extra, known=self._known())
 
     def keep_partial(self, extra: Optional[dict[str, Any]] = None) -> int:
         """Keep what was written in ``<out>.partial``, summarised as incomplete; returns the task count."""
         self._close()
-        write_summary(self.partial, complete=False, requested=self.requested, extra=extra)
+        write_summary(self.partial, complete=False, requested=self.requested, extra=extra, known=self._known())
         return self.written
+
+    def _known(self) -> tuple[int, str]:
+        return self.written, self._sha.hexdigest()
 
     def discard(self) -> None:
         """Remove the partial file (``out`` is untouched)."""

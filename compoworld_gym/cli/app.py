@@ -44,19 +44,32 @@ def missing_extra_message(exc: ModuleNotFoundError) -> Optional[str]:
             f'pip install "compoworld-gym[{extra}]"')
 
 
-def _one_line(exc: BaseException) -> str:
-    if isinstance(exc, ModuleNotFoundError) and missing_extra_message(exc):
-        return missing_extra_message(exc)  # type: ignore[return-value]
+def error_line(exc: BaseException, user_errors: tuple[type[BaseException], ...] = ()) -> tuple[str, int]:
+    """The one line and exit code an error gets: the one home of the CLI's error rules.
+
+    Ctrl-C is ``interrupted`` (130); a missing extra (vLLM's own "not
+    available" error included) names its ``pip install`` line (2); an error of
+    ``user_errors`` is its own message (2); anything else is
+    ``Type: message (run with --debug ...)`` (1).
+    """
+    if isinstance(exc, KeyboardInterrupt):
+        return "interrupted", 130
+    if isinstance(exc, ImportError) and "vllm" in str(exc).lower():
+        return '--vllm needs the [vllm] extra (on a GPU machine): pip install "compoworld-gym[vllm]"', 2
+    extra = missing_extra_message(exc) if isinstance(exc, ModuleNotFoundError) else None
+    if extra:
+        return extra, 2
     text = " ".join(str(exc).split()) or type(exc).__name__
-    return f"{type(exc).__name__}: {text} (run with --debug for the traceback)"
+    if isinstance(exc, user_errors):
+        return text, 2
+    return f"{type(exc).__name__}: {text} (run with --debug for the traceback)", 1
 
 
 def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
-    """Wrap a command so that an unexpected error is one line on stderr (exit 1), not a traceback.
+    """Wrap a command so that an unexpected error is one line on stderr, not a traceback.
 
-    ``typer.Exit``/click's own exits pass through; ``KeyboardInterrupt``
-    exits 130 with ``interrupted``; with :func:`debugging` the error is
-    re-raised unchanged.
+    ``typer.Exit``/click's own exits pass through; every other error gets
+    :func:`error_line`; with :func:`debugging` it is re-raised unchanged.
     """
 
     @functools.wraps(fn)
@@ -67,15 +80,10 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
             return fn(*args, **kwargs)
         except _PASSTHROUGH:
             raise
-        except KeyboardInterrupt:
+        except (KeyboardInterrupt, Exception) as exc:
             if debugging():
                 raise
-            raise fail("interrupted", 130) from None
-        except Exception as exc:
-            if debugging():
-                raise
-            code = 2 if isinstance(exc, ModuleNotFoundError) and missing_extra_message(exc) else 1
-            raise fail(_one_line(exc), code) from None
+            raise fail(*error_line(exc)) from None
 
     return wrapper
 
@@ -83,10 +91,9 @@ def friendly(fn: Callable[..., Any]) -> Callable[..., Any]:
 def run_script(main: Callable[[], Any]) -> None:
     """Run a ``python -m`` entry point (SFT, GRPO, benchmarks) with the CLI's error rules.
 
-    A missing extra (vLLM's own "not available" error included), a missing
-    file or model, or a bad value is one ``error:`` line on stderr (exit 2);
-    Ctrl-C exits 130; anything else is one line (exit 1). ``--debug`` among
-    the arguments, or ``COMPOWORLD_DEBUG=1``, shows the traceback instead.
+    As :func:`error_line`, with a missing file or model and a bad value as
+    user errors (exit 2). ``--debug`` among the arguments, or
+    ``COMPOWORLD_DEBUG=1``, shows the traceback instead.
     """
     import sys
 
@@ -95,20 +102,10 @@ def run_script(main: Callable[[], Any]) -> None:
         _state["debug"] = True
     try:
         main()
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Exception) as exc:
         if debugging():
             raise
-        _exit_line("interrupted", 130)
-    except Exception as exc:
-        if debugging():
-            raise
-        if isinstance(exc, ImportError) and "vllm" in str(exc).lower():
-            _exit_line('--vllm needs the [vllm] extra (on a GPU machine): pip install "compoworld-gym[vllm]"', 2)
-        if isinstance(exc, ModuleNotFoundError) and missing_extra_message(exc):
-            _exit_line(missing_extra_message(exc), 2)  # type: ignore[arg-type]
-        if isinstance(exc, (FileNotFoundError, ValueError)):
-            _exit_line(" ".join(str(exc).split()) or type(exc).__name__, 2)
-        _exit_line(_one_line(exc), 1)
+        _exit_line(*error_line(exc, (FileNotFoundError, ValueError)))
 
 
 def _exit_line(message: str, code: int) -> None:
