@@ -40,7 +40,7 @@ from __future__ import annotations
 import datetime as dt
 import random
 from dataclasses import dataclass, field
-from typing import Any, Callable, ClassVar
+from typing import Any, Callable, ClassVar, Optional
 
 import orjson
 from faker import Faker
@@ -124,6 +124,12 @@ class ToolSpec:
         consumes: ``{parameter: entity type}`` of entity-typed inputs.
         produces: entity types present in the result.
         simulated: True when a world model, not code, produces the result.
+        owner: the :class:`Service` class whose ``tools`` holds this spec, set
+            when the class is created. A spec with an owner pickles as a
+            reference to ``owner.tools[name]`` (its validator closes over a
+            model built at import time, which pickle cannot carry), so envs
+            and worlds ship to worker processes; a spec without one (built
+            at run time, e.g. by the MCP importer) needs ``cloudpickle``.
     """
 
     name: str
@@ -137,6 +143,12 @@ class ToolSpec:
     consumes: dict[str, str] = field(default_factory=dict)
     produces: frozenset[str] = frozenset()
     simulated: bool = False
+    owner: Optional[type] = field(default=None, repr=False, compare=False)
+
+    def __reduce_ex__(self, protocol: Any) -> Any:
+        if self.owner is not None:
+            return (_owned_tool, (self.owner, self.name))
+        return object.__reduce_ex__(self, protocol)
 
     @property
     def summary(self) -> str:
@@ -229,6 +241,11 @@ def _spec_from_method(fn: Callable[..., Any]) -> ToolSpec:
     )
 
 
+def _owned_tool(owner: type, name: str) -> ToolSpec:
+    """``owner.tools[name]``: how a pickled :class:`ToolSpec` is found again."""
+    return owner.tools[name]
+
+
 _FAKER = Faker("en_US")
 
 
@@ -273,6 +290,7 @@ class Service:
             for attr in vars(klass).values():
                 if callable(attr) and hasattr(attr, "__compoworld_tool__"):
                     spec = _spec_from_method(attr)
+                    spec.owner = cls
                     specs[spec.name] = spec
         if specs:
             cls.tools = specs

@@ -190,6 +190,14 @@ class Database(Service):
         self._now = f"{today.isoformat()} {DAY_START.isoformat()}"
         self._steps = 0
 
+    def __getstate__(self) -> dict[str, Any]:
+        # The SQLite engines are caches of ``state`` (rebuilt from it when its
+        # revision moves) and cannot be pickled: a copy rebuilds them on first use.
+        return {k: v for k, v in self.__dict__.items() if k not in ("_conn", "_clock")} | {"_conn_rev": -1}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state, _conn=None, _clock=sqlite3.connect(":memory:", check_same_thread=False))
+
     def _tick(self) -> int:
         """Progress handler: non-zero (interrupt) once a statement has run MAX_STEPS_K thousand VM steps."""
         self._steps += 1
