@@ -43,7 +43,7 @@ from compoworld_gym.tasks import Task, shared_tasks
 TaskRef = Union[str, int]
 
 
-class GroupMember(gym.Wrapper):
+class GroupMember(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """A sub-env that knows its index in a grouped vector env.
 
     ``reset(options={"group_tasks": refs})`` resets the env to task
@@ -63,6 +63,7 @@ class GroupMember(gym.Wrapper):
     """
 
     def __init__(self, env: gym.Env, index: int, group_size: int) -> None:
+        gym.utils.RecordConstructorArgs.__init__(self, index=index, group_size=group_size)
         super().__init__(env)
         if not isinstance(index, int) or index < 0:
             raise ValueError(f"index must be a non-negative int, got {index!r}")

@@ -14,7 +14,7 @@ from compoworld_gym.actions import parse_action
 from compoworld_gym.trajectory import Trajectory, assistant_message, tool_call_id, tool_message
 
 
-class RecordTrajectory(gym.Wrapper):
+class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
     """Append one JSON line per finished episode, in the paper's trajectory
     format (:mod:`compoworld_gym.trajectory`).
 
@@ -70,6 +70,9 @@ class RecordTrajectory(gym.Wrapper):
 
     def __init__(self, env: gym.Env, path: str | Path | TextIO, source: str = "compoworld-gym",
                  mode: str = "a") -> None:
+        # Recorded with mode "a": an env rebuilt from its spec (gym.make(env.spec))
+        # must add to the file, not wipe the episodes already written.
+        gym.utils.RecordConstructorArgs.__init__(self, path=path, source=source, mode="a")
         super().__init__(env)
         if mode not in ("a", "w"):
             raise ValueError(f"mode must be 'a' (append) or 'w' (truncate), got {mode!r}")
