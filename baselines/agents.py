@@ -91,7 +91,7 @@ class RandomAgent(Agent):
         except orjson.JSONDecodeError:
             return
         if isinstance(obs, dict) and "services" in obs:
-            self._services = [s["name"] for s in obs["services"]]
+            self._services = list(obs["services"])
         elif isinstance(obs, dict) and "tools" in obs and "service" in obs:
             for t in obs["tools"]:
                 self._tools.setdefault(t["name"], {})

@@ -171,8 +171,9 @@ class World:
 
     # ------------------------------------------------------------ meta-tools
     def list_services(self) -> dict[str, Any]:
-        """``{"services": [{"name", "description"}, ...]}`` sorted by name."""
-        return {"services": [{"name": n, "description": c.description} for n, c in self.classes.items()]}
+        """``{"services": [name, ...]}`` sorted by name: bare names, as in the paper's
+        published trajectories (``list_tools`` gives each tool's description)."""
+        return {"services": list(self.classes)}
 
     def list_tools(self, service: str) -> dict[str, Any]:
         """``{"service", "tools": [{"name", "description"}]}``, or a 404 envelope."""

@@ -112,7 +112,7 @@ def test_no_check_or_reference_is_observable(task):
     seen = [obs]
     services = json.loads(env.step('{"name": "list_services"}')[0])["services"]
     for s in services:
-        tools = json.loads(env.step(json.dumps({"name": "list_tools", "arguments": {"service": s["name"]}}))[0])
+        tools = json.loads(env.step(json.dumps({"name": "list_tools", "arguments": {"service": s}}))[0])
         seen.append(json.dumps(tools))
         for t in tools["tools"]:
             seen.append(env.step(json.dumps({"name": "describe_tool", "arguments": {"tool": t["name"]}}))[0])

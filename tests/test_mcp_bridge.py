@@ -60,7 +60,7 @@ def test_meta_mode_lists_meta_tools_and_submit_and_calls_through():
     assert tools[SUBMIT_TOOL].input_schema["properties"]["answer"]["type"] == "string"
     description = tools[SUBMIT_TOOL].description
     assert "final answer" in description and "ends the episode" in description
-    services = [s["name"] for s in payload(listed)["services"]]
+    services = payload(listed)["services"]
     assert "helpdesk" in services and "knowledge_base" in services
     assert [t["subject"] for t in payload(called)["data"]] == ["Chargeback notice from card issuer"]
     assert bad.is_error is True and payload(bad)["error"]["code"] == 404

@@ -126,7 +126,7 @@ def test_builtin_reference_passes_and_initial_state_fails(task):
 def test_builtin_task_mounts_distractors_and_is_deterministic(task):
     a, b = mount(task), mount(task)
     assert a.states() == b.states()
-    listed = [s["name"] for s in a.list_services()["services"]]
+    listed = a.list_services()["services"]
     assert sorted(listed) == sorted(task.services + task.distractors)
 
 

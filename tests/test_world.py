@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 import datetime as dt
 
 from pydantic import Field
@@ -37,12 +39,36 @@ def world() -> World:
 def test_meta_tool_definitions_are_openai_functions():
     defs = meta_tool_definitions()
     assert [d["function"]["name"] for d in defs] == ["list_services", "list_tools", "describe_tool", "call_tool"]
-    assert defs[3]["function"]["parameters"]["required"] == ["tool_name", "arguments"]
+    # As in the paper's published trajectories: only tool_name is required.
+    assert defs[3]["function"]["parameters"]["required"] == ["tool_name"]
+    assert defs[3]["function"]["parameters"]["properties"]["arguments"]["type"] == "object"
+
+
+@pytest.mark.parametrize("definition", meta_tool_definitions(), ids=lambda d: d["function"]["name"])
+def test_dispatch_accepts_exactly_what_the_definition_declares(definition):
+    """The definitions and the 400s derive from one signature: they cannot disagree.
+
+    Before, the schema required call_tool's 'arguments' while dispatch ran a
+    call without it."""
+    w = world()
+    name, params = definition["function"]["name"], definition["function"]["parameters"]
+    value = {"string": "helpdesk", "object": {}}
+    minimal = {k: value[params["properties"][k]["type"]] for k in params["required"]}
+    full = {k: value[p["type"]] for k, p in params["properties"].items()}
+    for args in (minimal, full):
+        result = dispatch(w, name, args)
+        assert result.get("error", {}).get("code") != 400, (args, result)
+    for missing in params["required"]:
+        result = dispatch(w, name, {k: v for k, v in full.items() if k != missing})
+        assert result["error"] == {"code": 400, "message": result["error"]["message"]}
+        assert f"missing required argument '{missing}'" in result["error"]["message"]
+    extra = dispatch(w, name, {**full, "colour": "red"})
+    assert extra["error"]["code"] == 400 and "unexpected argument 'colour'" in extra["error"]["message"]
 
 
 def test_list_services_sorted_and_list_tools_without_schemas():
     w = world()
-    assert [s["name"] for s in w.list_services()["services"]] == ["helpdesk", "other_desk"]
+    assert w.list_services() == {"services": ["helpdesk", "other_desk"]}  # bare names, as in the paper
     tools = w.list_tools("helpdesk")
     assert tools["service"] == "helpdesk"
     assert set(tools["tools"][0]) == {"name", "description"}
@@ -70,7 +96,10 @@ def test_call_log_records_real_calls_only():
 
 def test_meta_tool_argument_errors():
     w = world()
-    assert dispatch(w, "list_tools", {})["error"]["message"] == "list_tools needs argument 'service' (a string)."
+    assert dispatch(w, "list_tools", {})["error"]["message"] == (
+        "list_tools: missing required argument 'service' (a string).")
+    assert dispatch(w, "list_tools", {"service": 7})["error"]["message"].startswith(
+        "list_tools: invalid argument 'service'")
     assert dispatch(w, "teleport", {})["error"]["code"] == 404
     assert dispatch(w, "list_services", {"x": 1})["error"]["code"] == 400
     assert dispatch(w, "call_tool", {"tool_name": "search_tickets", "arguments": "{bad"})["error"]["code"] == 400

@@ -71,8 +71,11 @@ class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
     def __init__(self, env: gym.Env, path: str | Path | TextIO, source: str = "compoworld-gym",
                  mode: str = "a") -> None:
         # Recorded with mode "a": an env rebuilt from its spec (gym.make(env.spec))
-        # must add to the file, not wipe the episodes already written.
-        gym.utils.RecordConstructorArgs.__init__(self, path=path, source=source, mode="a")
+        # must add to the file, not wipe the episodes already written. A caller's
+        # stream cannot be copied into a spec: it is recorded as None, so a rebuild
+        # raises the TypeError below instead of writing into a shared stream.
+        recorded = path if isinstance(path, (str, os.PathLike)) else None
+        gym.utils.RecordConstructorArgs.__init__(self, path=recorded, source=source, mode="a")
         super().__init__(env)
         if mode not in ("a", "w"):
             raise ValueError(f"mode must be 'a' (append) or 'w' (truncate), got {mode!r}")
@@ -89,7 +92,9 @@ class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
             # A caller's stream is the caller's to close (an atomic writer renames on its own exit).
             self._fh, self._owns_fh = path, False
         else:
-            raise TypeError(f"path must be a file path or an open text stream, got {type(path).__name__}")
+            raise TypeError(f"path must be a file path or an open text stream, got {type(path).__name__}"
+                            + (" (a recorder writing into a caller's stream cannot be rebuilt from its spec)"
+                               if path is None else ""))
         self.messages: list[dict[str, Any]] = []
         self.tools: list[dict[str, Any]] = []
         self._n_ids = 0

@@ -59,3 +59,12 @@ def test_group_member_keeps_its_index_through_the_spec():
     env = GroupMember(gym.make("CompoWorld-v0"), index=3, group_size=2)
     rebuilt = gym.make(env.spec)
     assert (rebuilt.index, rebuilt.group_size) == (3, 2)
+
+
+def test_a_recorder_into_a_stream_has_a_spec_but_says_it_cannot_be_rebuilt():
+    import io
+
+    env = RecordTrajectory(gym.make("CompoWorld-v0"), io.StringIO())
+    spec = env.spec  # must not try to copy the stream
+    with pytest.raises(TypeError, match="cannot be rebuilt from its spec"):
+        gym.make(spec)
