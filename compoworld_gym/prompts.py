@@ -11,6 +11,7 @@ footprint guards of :mod:`compoworld_gym.footprint`).
 from __future__ import annotations
 
 import datetime as dt
+import json
 
 SYSTEM_PROMPT = """You are an operations assistant working inside a company's software workspace.
 Today's date is {today}.
@@ -32,3 +33,59 @@ besides the one asked for counts as a wrong answer."""
 def system_prompt(today: dt.date) -> str:
     """The system prompt for an episode whose fixed date is ``today``."""
     return SYSTEM_PROMPT.format(today=today.isoformat())
+
+
+def system_prompt_with_tools(today: dt.date, tools: list[dict]) -> str:
+    """The system prompt followed by the tool definitions and the call format.
+
+    For trainers whose generator applies the chat template without
+    ``tools=`` (SkyRL-Gym), so the model would otherwise never see the
+    schemas: :func:`system_prompt` for ``today``, then a ``# Tools`` block
+    with one OpenAI function definition per line (compact JSON, in the order
+    given) inside ``<tools>``/``</tools>``, then the Hermes/Qwen call format
+    ``<tool_call>{"name": ..., "arguments": {...}}</tool_call>`` that
+    :func:`compoworld_gym.toolcall_parser.parse_tool_calls` reads.
+
+    Args:
+        today: the episode's fixed date.
+        tools: OpenAI function definitions, each
+            ``{"type": "function", "function": {"name", "description", "parameters"}}``
+            (e.g. :func:`compoworld_gym.metatools.meta_tool_definitions`).
+
+    Returns:
+        The prompt text; the same arguments give the same bytes.
+
+    Raises:
+        ValueError: ``tools`` is empty, or an entry is not a function
+            definition with a non-empty string name.
+
+    Example:
+        >>> from compoworld_gym.metatools import meta_tool_definitions
+        >>> text = system_prompt_with_tools(dt.date(2026, 1, 15), meta_tool_definitions())
+        >>> text.startswith(system_prompt(dt.date(2026, 1, 15))), text.count('{"type": "function"')
+        (True, 4)
+    """
+    if not tools:
+        raise ValueError("tools must hold at least one function definition")
+    for i, tool in enumerate(tools):
+        fn = tool.get("function") if isinstance(tool, dict) else None
+        if not isinstance(fn, dict) or not isinstance(fn.get("name"), str) or not fn["name"]:
+            raise ValueError(f"tools[{i}] must be {{'type': 'function', 'function': {{'name': ..., ...}}}}, "
+                             f"got {tool!r:.200}")
+    lines = "\n".join(json.dumps(t, ensure_ascii=False) for t in tools)
+    return system_prompt(today) + f"""
+
+# Tools
+
+The meta-tools are functions. Their definitions (parameters as JSON Schema), one per line:
+<tools>
+{lines}
+</tools>
+
+To call a function, write its name and arguments as one JSON object between <tool_call> and </tool_call>:
+<tool_call>
+{{"name": "list_tools", "arguments": {{"service": "<service name>"}}}}
+</tool_call>
+Use double quotes (valid JSON). You may make several calls in one reply, each in its own
+<tool_call> block; they run in order and their results come back in the same order.
+A reply without a <tool_call> block is your final answer and ends the task."""
