@@ -13,26 +13,54 @@ from __future__ import annotations
 import datetime as dt
 import json
 
-SYSTEM_PROMPT = """You are an operations assistant working inside a company's software workspace.
+_ROLE = """You are an operations assistant working inside a company's software workspace.
 Today's date is {today}.
 
-You act only through four meta-tools:
+"""
+
+#: How the agent acts, per tool mode: the four meta-tools, or every mounted tool
+#: given directly (:class:`compoworld_gym.wrappers.FlatTools`).
+_HOW_TO_ACT = {
+    "meta": """You act only through four meta-tools:
 - list_services(): the services (applications) available in this workspace.
 - list_tools(service): the tools of one service, with one-line descriptions.
 - describe_tool(tool): a tool's full description and the JSON Schema of its parameters.
 - call_tool(tool_name, arguments): call a tool; arguments is a JSON object.
+""",
+    "flat": """You act by calling the tools you were given; each takes a JSON object of arguments.
+""",
+}
 
+_NOT_NEEDED = {"meta": "Not every listed service is needed.", "flat": "Not every tool is needed."}
+
+_RULES = """
 Tool results are {{"success": true, "data": ...}} or {{"success": false, "error": {{"code": ..., "message": ...}}}}.
-Not every listed service is needed. Look records up instead of guessing ids or addresses.
+{not_needed} Look records up instead of guessing ids or addresses.
 Follow the house rules in the request. Do each piece of work once: a repeated message or record
 is a mistake. When the work is done, reply with your final answer (without a tool call), in plain
 text: report what the request asks for, and only that. An answer that lists other candidate values
 besides the one asked for counts as a wrong answer."""
 
+#: The meta-tool system prompt as a template with one field, ``{today}``.
+SYSTEM_PROMPT = _ROLE + _HOW_TO_ACT["meta"] + _RULES.replace("{not_needed}", _NOT_NEEDED["meta"])
 
-def system_prompt(today: dt.date) -> str:
-    """The system prompt for an episode whose fixed date is ``today``."""
-    return SYSTEM_PROMPT.format(today=today.isoformat())
+
+def system_prompt(today: dt.date, tools: str = "meta") -> str:
+    """The system prompt for an episode whose fixed date is ``today``.
+
+    Args:
+        today: the episode's fixed date.
+        tools: ``"meta"`` (the four meta-tools) or ``"flat"`` (every mounted
+            tool given directly, :class:`compoworld_gym.wrappers.FlatTools`);
+            the rules of the work and of grading are the same in both.
+
+    Raises:
+        ValueError: an unknown ``tools`` mode.
+    """
+    if tools not in _HOW_TO_ACT:
+        raise ValueError(f"tools must be one of {', '.join(_HOW_TO_ACT)}, got {tools!r}")
+    template = _ROLE + _HOW_TO_ACT[tools] + _RULES.replace("{not_needed}", _NOT_NEEDED[tools])
+    return template.format(today=today.isoformat())
 
 
 def system_prompt_with_tools(today: dt.date, tools: list[dict]) -> str:

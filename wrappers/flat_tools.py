@@ -17,16 +17,7 @@ import orjson
 
 from compoworld_gym.actions import parse_action
 from compoworld_gym.errors import error_envelope
-
-FLAT_SYSTEM_PROMPT = """You are an operations assistant working inside a company's software workspace.
-Today's date is {today}.
-
-You act by calling the tools you were given; each takes a JSON object of arguments.
-Tool results are {{"success": true, "data": ...}} or {{"success": false, "error": {{"code": ..., "message": ...}}}}.
-Not every tool is needed. Look records up instead of guessing ids or addresses.
-Follow the house rules in the request. When the work is done, reply with your final answer
-(without a tool call), including anything the request asks you to report."""
-
+from compoworld_gym.prompts import system_prompt
 
 def _dumps(obj: Any) -> str:
     return orjson.dumps(obj, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -93,7 +84,7 @@ class FlatTools(gym.Wrapper, gym.utils.RecordConstructorArgs):
         prompt = orjson.loads(obs)
         self.tools = self.flat_tool_definitions()
         today = self.env.unwrapped.world.today
-        prompt["messages"][0]["content"] = FLAT_SYSTEM_PROMPT.format(today=today.isoformat())
+        prompt["messages"][0]["content"] = system_prompt(today, tools="flat")
         prompt["tools"] = self.tools
         return _dumps(prompt), info
 

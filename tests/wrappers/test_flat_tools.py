@@ -66,3 +66,17 @@ def test_malformed_action_passes_inner_error(make_env):
 
 def test_check_env(make_env):
     check_env(FlatTools(make_env()), skip_render_check=True)
+
+
+def test_flat_mode_prompt_keeps_the_grading_rules_and_drops_the_meta_tools():
+    """The flat prompt was a second copy that lacked the "do each piece of work
+    once" and answer-grading rules the rubric applies in both modes."""
+    import gymnasium as gym
+
+    from compoworld_gym.wrappers import FlatTools
+
+    env = FlatTools(gym.make("CompoWorld-v0"))
+    system = orjson.loads(env.reset(seed=0)[0])["messages"][0]["content"]
+    assert "Today's date is 2026-01-15." in system
+    assert "Do each piece of work once" in system and "counts as a wrong answer" in system
+    assert "meta-tool" not in system and "list_services" not in system
