@@ -34,50 +34,23 @@ A real model on one GPU (vLLM colocate, LoRA)::
 On CPU with the tiny model (smoke run)::
 
     python -m compoworld_gym.baselines.grpo --model tiny --max-steps 2 --groups 1 --group-size 2
+
+The flags are the fields of :class:`~compoworld_gym.baselines.config.GRPOArguments`
+and :class:`~compoworld_gym.baselines.config.RolloutConfig` (``--help`` lists
+them with their defaults; ``--config run.yaml`` reads them from a file).
 """
 
 from __future__ import annotations
 
-import argparse
-from dataclasses import dataclass
-from typing import Any, Literal, Optional, Sequence
+from typing import Any, Optional, Sequence
 
 import numpy as np
 
+from compoworld_gym.baselines.config import GRPOArguments, RewardKind, RolloutConfig, parse_args
 from compoworld_gym.metatools import meta_tool_definitions
-from compoworld_gym.rewards import RubricRow, binary_reward, fraction_reward, rubric_row
+from compoworld_gym.rewards import (RubricRow, WeightFn, binary_reward, completion_focused_reward, fraction_reward,
+                                    rubric_row)
 from compoworld_gym.tasks import Task
-
-RewardKind = Literal["completion_focused", "binary", "fraction"]
-
-
-@dataclass
-class RolloutConfig:
-    """Multi-turn rollout settings.
-
-    Attributes:
-        max_turns: model turns per episode (the env's step limit).
-        max_new_tokens: tokens generated per turn (transformers backend).
-        max_completion_tokens: budget of completion tokens (model + env) per
-            rollout; a rollout past it is ended with an empty final answer.
-        reward: ``"completion_focused"`` (paper), ``"binary"`` or ``"fraction"``.
-        temperature: sampling temperature; top_p: nucleus sampling.
-    """
-
-    max_turns: int = 8
-    max_new_tokens: int = 128
-    max_completion_tokens: int = 4096
-    reward: RewardKind = "completion_focused"
-    temperature: float = 1.0
-    top_p: float = 1.0
-
-    def __post_init__(self) -> None:
-        if self.reward not in ("completion_focused", "binary", "fraction"):
-            raise ValueError(f"reward must be completion_focused, binary or fraction, got {self.reward!r}")
-        for name in ("max_turns", "max_new_tokens", "max_completion_tokens"):
-            if not isinstance(getattr(self, name), int) or getattr(self, name) < 1:
-                raise ValueError(f"{name} must be a positive int, got {getattr(self, name)!r}")
-
 
 def _prompt_key(messages: Sequence[dict[str, Any]]) -> tuple[str, ...]:
     return tuple(str(m.get("content")) for m in messages)
@@ -261,10 +234,39 @@ class GroupedRollout:
     def _rewards(self, summed: np.ndarray, rows: list[Optional[RubricRow]], g: int) -> np.ndarray:
         if self.config.reward == "completion_focused":
             return summed  # CompletionFocusedReward paid each sub-env its group reward once
-        fn = binary_reward if self.config.reward == "binary" else fraction_reward
-        # Guards scale the reward instead of earning it (the rule: compoworld_gym.rewards).
-        return np.concatenate([fn([r.passes for r in rows[s:s + g]], guards=rows[s].guards)
-                               for s in range(0, len(rows), g)])
+        return np.concatenate([group_rewards(rows[s:s + g], self.config.reward) for s in range(0, len(rows), g)])
+
+
+def group_rewards(rows: Sequence[RubricRow], kind: RewardKind = "completion_focused",
+                  weight_fn: Optional[WeightFn] = None) -> np.ndarray:
+    """The rewards of one group from its episodes' rubric rows (the rule: :mod:`compoworld_gym.rewards`).
+
+    Args:
+        rows: the rubric rows (:class:`~compoworld_gym.rewards.RubricRow`) of the ``G`` rollouts of one task.
+        kind: ``"completion_focused"`` (item weights from the group's pass
+            rates), ``"binary"`` or ``"fraction"``; guards scale the reward
+            instead of earning it.
+        weight_fn: the completion-focused weighting function (default ``1 - p + 0.1``).
+
+    Returns:
+        ``(G,)`` float64 rewards in [0, 1].
+
+    Raises:
+        ValueError: no rows, rows of different rubrics (a group mixing
+            tasks), or an unknown ``kind``.
+    """
+    if not rows:
+        raise ValueError("a group needs at least one rollout")
+    if any(r.ids != rows[0].ids for r in rows):
+        raise ValueError("the group mixes tasks with different rubrics; each group must run one task")
+    passes, guards = np.stack([r.passes for r in rows]), rows[0].guards
+    if kind == "completion_focused":
+        return completion_focused_reward(passes, weight_fn, guards=guards).rewards
+    if kind == "binary":
+        return binary_reward(passes, guards=guards)
+    if kind == "fraction":
+        return fraction_reward(passes, guards=guards)
+    raise ValueError(f"unknown reward kind {kind!r}")
 
 
 def env_reward(completions: list[Any], env_reward: list[float], **kwargs: Any) -> list[float]:
@@ -274,14 +276,18 @@ def env_reward(completions: list[Any], env_reward: list[float], **kwargs: Any) -
 
 def grpo_config(output_dir: str, groups: int, group_size: int, **overrides: Any) -> Any:
     """A ``GRPOConfig`` for ``groups`` tasks × ``group_size`` rollouts per step
-    (on a machine without CUDA: CPU, float32, no gradient checkpointing)."""
+    (on a machine without CUDA: CPU, float32, no gradient checkpointing).
+
+    The learning rate defaults to :class:`~compoworld_gym.baselines.config.GRPOArguments`'
+    (1e-6); ``overrides`` are any ``GRPOConfig`` fields.
+    """
     import torch
     from trl import GRPOConfig
 
     cpu = not torch.cuda.is_available()
     kwargs: dict[str, Any] = dict(
         output_dir=output_dir, num_generations=group_size, per_device_train_batch_size=groups * group_size,
-        gradient_accumulation_steps=1, learning_rate=1e-5, logging_steps=1, save_strategy="no",
+        gradient_accumulation_steps=1, learning_rate=GRPOArguments.learning_rate, logging_steps=1, save_strategy="no",
         report_to="none", use_cpu=cpu, bf16=not cpu, gradient_checkpointing=not cpu, seed=0, data_seed=0,
         log_completions=False,
     )
@@ -317,34 +323,20 @@ def make_grpo_trainer(model: Any, tokenizer: Any, tasks: Sequence[Task], args: A
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
-    """Command-line entry point (see the module docstring)."""
+    """Command-line entry point (see the module docstring; flags: :class:`GRPOArguments` and
+    :class:`RolloutConfig`, or ``--config run.yaml``)."""
     from compoworld_gym.baselines.hf_agent import load_model
 
-    p = argparse.ArgumentParser(description="GRPO on CompoWorld tasks over grouped vector envs (TRL).")
-    p.add_argument("--model", required=True, help="local model directory ('tiny' = the tiny test model)")
-    p.add_argument("--tasks", help="JSONL task file (default: 8 generated tasks, seed 0)")
-    p.add_argument("--output-dir", default="runs/grpo")
-    p.add_argument("--groups", type=int, default=2, help="tasks per step (B)")
-    p.add_argument("--group-size", type=int, default=4, help="rollouts per task (G)")
-    p.add_argument("--max-steps", type=int, default=100)
-    p.add_argument("--learning-rate", type=float, default=1e-6)
-    p.add_argument("--reward", default="completion_focused", choices=["completion_focused", "binary", "fraction"])
-    p.add_argument("--max-turns", type=int, default=16)
-    p.add_argument("--max-new-tokens", type=int, default=512)
-    p.add_argument("--vllm", action="store_true", help="generate with vLLM in colocate mode (GPU)")
-    p.add_argument("--lora", action="store_true")
-    p.add_argument("--bf16", action="store_true")
-    a = p.parse_args(argv)
+    a, rollout = parse_args((GRPOArguments, RolloutConfig), argv,
+                            "GRPO on CompoWorld tasks over grouped vector envs (TRL).")
     from compoworld_gym.generation import generate_tasks
     from compoworld_gym.tasks import load_tasks
 
     tasks = load_tasks(a.tasks) if a.tasks else generate_tasks(8, 0)
     model, tokenizer = load_model(a.model)
-    extra = dict(use_vllm=True, vllm_mode="colocate", max_completion_length=a.max_new_tokens) if a.vllm else {}
+    extra = dict(use_vllm=True, vllm_mode="colocate", max_completion_length=rollout.max_new_tokens) if a.vllm else {}
     args = grpo_config(a.output_dir, a.groups, a.group_size, max_steps=a.max_steps, learning_rate=a.learning_rate,
                        **({"bf16": True} if a.bf16 else {}), **extra)
-    rollout = RolloutConfig(max_turns=a.max_turns, max_new_tokens=a.max_new_tokens, reward=a.reward,
-                            max_completion_tokens=a.max_turns * (a.max_new_tokens + 2048))
     trainer = make_grpo_trainer(model, tokenizer, tasks, args, rollout, lora=a.lora or None)
     trainer.train()
     trainer.save_model(a.output_dir)

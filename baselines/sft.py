@@ -14,6 +14,9 @@ Command line (a local model directory; nothing is downloaded)::
     python -m compoworld_gym.baselines.sft --model ./Qwen3-0.6B --tasks tasks.jsonl \\
         --output-dir runs/sft --max-steps 200 --lora
 
+The flags are the fields of :class:`~compoworld_gym.baselines.config.SFTArguments`
+(``--help`` lists them with their defaults; ``--config run.yaml`` reads them from a file).
+
 Example:
     >>> from compoworld_gym.builtin_tasks import builtin_tasks
     >>> ds = build_sft_dataset(reference_trajectories(builtin_tasks()[:2]))   # doctest: +SKIP
@@ -23,13 +26,13 @@ Example:
 
 from __future__ import annotations
 
-import argparse
 import tempfile
 from pathlib import Path
 from typing import Any, Iterable, Optional, Sequence
 
 import orjson
 
+from compoworld_gym.baselines.config import SFTArguments, parse_args
 from compoworld_gym.tasks import Task
 from compoworld_gym.trajectory import Trajectory, load_trajectories
 
@@ -133,26 +136,12 @@ def make_sft_trainer(model: Any, tokenizer: Any, dataset: Any, args: Any = None,
                       processing_class=tokenizer, peft_config=peft_config)
 
 
-def _parser() -> argparse.ArgumentParser:
-    p = argparse.ArgumentParser(description="SFT on successful CompoWorld trajectories (TRL SFTTrainer).")
-    p.add_argument("--model", required=True, help="local model directory ('tiny' = the tiny test model)")
-    p.add_argument("--trajectories", nargs="*", default=[], help="JSONL trajectory files (paper format)")
-    p.add_argument("--tasks", help="JSONL task file: add its reference runs (default: the built-in tasks "
-                                   "when no trajectories are given)")
-    p.add_argument("--min-score", type=float, default=1.0, help="keep trajectories scoring at least this")
-    p.add_argument("--output-dir", default="runs/sft")
-    p.add_argument("--max-steps", type=int, default=100)
-    p.add_argument("--learning-rate", type=float, default=1e-4)
-    p.add_argument("--max-length", type=int, default=None, help="truncate sequences to this many tokens")
-    p.add_argument("--lora", action="store_true", help="train LoRA adapters (PEFT) instead of all weights")
-    return p
-
-
 def main(argv: Optional[Sequence[str]] = None) -> None:
-    """Command-line entry point (see the module docstring)."""
+    """Command-line entry point (see the module docstring; flags: :class:`SFTArguments`,
+    or ``--config run.yaml``)."""
     from compoworld_gym.baselines.hf_agent import load_model
 
-    a = _parser().parse_args(argv)
+    (a,) = parse_args((SFTArguments,), argv, "SFT on successful CompoWorld trajectories (TRL SFTTrainer).")
     trajectories = [t for path in a.trajectories for t in load_trajectories(path)]
     if a.tasks or not trajectories:
         from compoworld_gym.builtin_tasks import builtin_tasks

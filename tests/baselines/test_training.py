@@ -150,3 +150,70 @@ def test_hf_agent_runs_the_tiny_model_and_parses_its_turns(tiny, easy_tasks):
     model.generate = ScriptedGenerate(tok, [reference_script(task)])
     metrics, _ = evaluate_agent(lambda s: agent, [task], max_steps=10)
     assert metrics["success_rate"] == 1.0
+
+
+# ------------------------------------------------------------------ the command lines (config dataclasses)
+def test_flags_and_defaults_come_from_the_config_dataclasses(tmp_path):
+    from compoworld_gym.baselines.config import GRPOArguments, SFTArguments, parse_args
+
+    a, rollout = parse_args((GRPOArguments, RolloutConfig), ["--model", "tiny"], "GRPO")
+    assert (a.learning_rate, a.output_dir, a.groups, a.group_size, a.lora, a.vllm) == (1e-6, "runs/grpo", 2, 4,
+                                                                                     False, False)
+    assert rollout == RolloutConfig() and (rollout.max_turns, rollout.max_new_tokens) == (16, 512)
+    assert rollout.max_completion_tokens == 16 * (512 + 2048)  # derived when not given
+    a, rollout = parse_args((GRPOArguments, RolloutConfig), [
+        "--model", "m", "--group-size", "3", "--max_turns", "5", "--lora", "--reward", "binary", "--top-p", "0.9"], "")
+    assert (a.group_size, a.lora, rollout.max_turns, rollout.reward, rollout.top_p) == (3, True, 5, "binary", 0.9)
+    config = tmp_path / "run.yaml"
+    config.write_text("model: ./m\nmax_steps: 7\nmax_length: 512\n")
+    (s,) = parse_args((SFTArguments,), ["--config", str(config), "--max-steps", "9", "--trajectories", "a", "b"], "")
+    assert (s.model, s.max_steps, s.max_length, s.trajectories, s.min_score) == ("./m", 9, 512, ["a", "b"], 1.0)
+    with pytest.raises(SystemExit):  # argparse: not one of the choices
+        parse_args((GRPOArguments, RolloutConfig), ["--model", "m", "--reward", "sparse"], "")
+    with pytest.raises(ValueError, match="max_turns must be a positive int"):
+        parse_args((GRPOArguments, RolloutConfig), ["--model", "m", "--max-turns", "0"], "")
+    with pytest.raises(ValueError, match="min_score must be in"):
+        SFTArguments(model="m", min_score=2.0)
+    assert "    max_turns: model turns per episode (the env's step limit) (default 16)." in RolloutConfig.__doc__
+
+
+class _StubTrainer:
+    def __init__(self):
+        self.trained = False
+
+    def train(self):
+        self.trained = True
+
+    def save_model(self, path):
+        pass
+
+
+def test_grpo_and_sft_commands_pass_their_flags_to_the_trainers(easy_tasks, tmp_path, monkeypatch):
+    from compoworld_gym.baselines import grpo, hf_agent, sft
+    from compoworld_gym.tasks import save_tasks
+
+    seen = {}
+    monkeypatch.setattr(hf_agent, "load_model", lambda model, **kw: (f"model:{model}", types.SimpleNamespace(
+        save_pretrained=lambda path: None)))
+    monkeypatch.setattr(grpo, "make_grpo_trainer", lambda model, tok, tasks, args, rollout, lora=None: seen.update(
+        grpo=(model, [t.id for t in tasks], args, rollout, lora)) or _StubTrainer())
+    monkeypatch.setattr(sft, "make_sft_trainer", lambda model, tok, data, args=None, lora=None: seen.update(
+        sft=(model, len(data), args, lora)) or _StubTrainer())
+    tasks = tmp_path / "tasks.jsonl"
+    save_tasks(easy_tasks, tasks)
+    grpo.main(["--model", "tiny", "--tasks", str(tasks), "--output-dir", str(tmp_path / "g"), "--groups", "1",
+               "--group-size", "3", "--max-steps", "2", "--learning-rate", "1e-5", "--max-turns", "4",
+               "--max-new-tokens", "64", "--reward", "fraction", "--lora"])
+    model, ids, args, rollout, lora = seen["grpo"]
+    assert model == "model:tiny" and ids == [t.id for t in easy_tasks] and lora is True
+    assert (args.num_generations, args.per_device_train_batch_size, args.max_steps, args.learning_rate) == (
+        3, 3, 2, 1e-5)
+    assert (rollout.max_turns, rollout.max_new_tokens, rollout.reward, rollout.max_completion_tokens) == (
+        4, 64, "fraction", 4 * (64 + 2048))
+    trajectories = tmp_path / "t.jsonl"
+    trajectories.write_text("".join(t.to_json() + "\n" for t in reference_trajectories(easy_tasks)))
+    sft.main(["--model", "tiny", "--trajectories", str(trajectories), "--output-dir", str(tmp_path / "s"),
+              "--max-steps", "3", "--learning-rate", "2e-3", "--max-length", "1024", "--min-score", "0.5"])
+    model, n, args, lora = seen["sft"]
+    assert (model, n, lora) == ("model:tiny", 2, None)
+    assert (args.max_steps, args.learning_rate, args.max_length, args.assistant_only_loss) == (3, 2e-3, 1024, True)
