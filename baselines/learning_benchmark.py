@@ -129,7 +129,6 @@ def tokenizer_corpus(tasks: Sequence[Task]) -> list[str]:
     """The tokenizer's extra training text: the reference runs of ``tasks`` as
     the chat template renders them (system prompt, tool definitions, calls,
     tool results), so the constant prompt becomes a few long tokens."""
-    import orjson
     from trl.chat_template_utils import get_training_chat_template
 
     from compoworld_gym.baselines.sft import reference_trajectories
