@@ -10,6 +10,7 @@ import pytest
 
 pytest.importorskip("mcp")
 from mcp import Client, MCPError, StdioServerParameters  # noqa: E402
+from mcp.client.stdio import stdio_client  # noqa: E402
 
 from compoworld_gym.builtin_tasks import builtin_tasks  # noqa: E402
 from compoworld_gym.mcp_bridge import SUBMIT_TOOL, build_server, instruction_uri, system_uri  # noqa: E402
@@ -200,7 +201,7 @@ def test_compoworld_serve_over_stdio_is_a_whole_episode():
                                                                  "--task", TASK.id, "--mode", "flat"])
 
     async def go():
-        async with Client(params) as client:
+        async with Client(stdio_client(params)) as client:  # mcp 2.0 takes only a transport
             tools = [t.name for t in (await client.list_tools()).tools]
             prompt = await client.get_prompt("task")
             instruction = await client.read_resource(instruction_uri(TASK))
