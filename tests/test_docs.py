@@ -104,3 +104,15 @@ def test_readme_environment_snippet_scores_one():
         exec(compile(match.group(1), "README.md:python", "exec"), {"__name__": "readme_snippet"})
     lines = out.getvalue().splitlines()
     assert lines and float(lines[0]) == 1.0, out.getvalue()
+
+
+def test_readme_adapter_examples_are_the_tested_blocks_of_their_guides():
+    """Each guide's tests run its example; the README must show exactly those blocks."""
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text()
+    section = readme.split("## Plug into RL libraries", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```python\n(.*?)```", section, flags=re.S)
+    guides = "\n".join(p.read_text() for p in sorted((root / "docs" / "integrations").glob("*.md")))
+    assert len(blocks) == 3
+    for block in blocks:
+        assert f"```python\n{block}```" in guides, block[:80]
