@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 OUTSIDE_POINTERS = re.compile("|".join([re.escape("DESIGN" + ".md"), re.escape("shared/" + "mcp-specs") + r"\b"]))
 #: Documents whose links and backticked paths must exist.
 DOCS = ["README.md", "CONTRIBUTING.md", "CHANGELOG.md", *sorted(p.relative_to(ROOT).as_posix()
-                                                                for p in (ROOT / "docs").glob("*.md"))]
+                                                                for p in (ROOT / "docs").rglob("*.md"))]
 #: Top-level folders a backticked repository path may start with.
 REPO_DIRS = ("compoworld_gym", "envs", "wrappers", "baselines", "benchmarks", "tests", "docs")
 
