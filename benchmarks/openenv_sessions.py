@@ -30,7 +30,12 @@ from typing import Any, Iterator
 from compoworld_gym.benchmarks._common import cli, summarise_ns
 
 
-def _turns(task: Any, style: int) -> list[Any]:
+def referencereference_turns(task: Any, style: int) -> list[Any]:
+    """The reference solution of ``task`` as one action per turn, then the answer.
+
+    ``style`` 0: raw Hermes ``<tool_call>`` text; 1: structured calls
+    (:class:`CompoWorldAction`); 2: OpenAI ``tool_calls`` JSON text.
+    """
     from compoworld_gym.integrations.openenv import CompoWorldAction
 
     out: list[Any] = []
@@ -50,7 +55,7 @@ async def _episode(client: Any, task: Any, style: int, samples: list[int]) -> fl
     """Replay one reference episode; returns its reward (``samples`` gets each step's ns)."""
     await client.reset(task_id=task.id)
     result = None
-    for action in _turns(task, style):
+    for action in reference_turns(task, style):
         t0 = time.perf_counter_ns()
         result = await client.step(action)
         samples.append(time.perf_counter_ns() - t0)

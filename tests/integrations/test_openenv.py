@@ -29,6 +29,7 @@ from websockets.sync.client import connect as ws_connect  # noqa: E402
 
 from compoworld_gym.builtin_tasks import builtin_tasks  # noqa: E402
 from compoworld_gym.envs.compoworld_env import CompoWorldEnv  # noqa: E402
+from compoworld_gym.benchmarks.openenv_sessions import reference_turns  # noqa: E402
 from compoworld_gym.integrations import openenv as oe  # noqa: E402
 from compoworld_gym.integrations.openenv import (  # noqa: E402
     BackgroundServer, CompoWorldAction, CompoWorldClient, CompoWorldEnvironment, ServerConfig)
@@ -51,27 +52,12 @@ def _open_count(srv) -> int:
     return requests.get(srv.url + oe.SESSIONS_PATH, timeout=10).json()["open"]
 
 
-def _turns(task, style: int) -> list:
-    """The reference solution as actions: raw Hermes text, structured calls, or OpenAI JSON text."""
-    out: list = []
-    for k, mc in enumerate(task.reference):
-        if style == 0:
-            out.append(f'<tool_call>{json.dumps({"name": mc.name, "arguments": mc.arguments})}</tool_call>')
-        elif style == 1:
-            out.append(CompoWorldAction.call(mc.name, **mc.arguments))
-        else:
-            out.append(json.dumps({"tool_calls": [{"id": f"c{k}", "type": "function", "function": {
-                "name": mc.name, "arguments": json.dumps(mc.arguments)}}]}))
-    out.append(task.reference_answer if style == 0 else CompoWorldAction.answer(task.reference_answer))
-    return out
-
-
 async def _replay(client, task, style: int, latencies: list[float]):
     result = await client.reset(task_id=task.id)
     assert [m["role"] for m in result.observation.messages] == ["system", "user"]
     assert [t["function"]["name"] for t in result.observation.tools] == [
         "list_services", "list_tools", "describe_tool", "call_tool"]
-    for action in _turns(task, style):
+    for action in reference_turns(task, style):
         t0 = time.perf_counter()
         result = await client.step(action)
         latencies.append(time.perf_counter() - t0)
@@ -241,7 +227,7 @@ def test_text_turns_give_exactly_chat_formats_messages():
     env = CompoWorldEnvironment()
     expected, _ = chat.reset(options={"task": task.id})
     got = env.reset(task_id=task.id).messages
-    for turn in [*_turns(task, 0)[:-1], "<tool_call>{broken", _turns(task, 2)[0], "Done: nothing more."]:
+    for turn in [*reference_turns(task, 0)[:-1], "<tool_call>{broken", reference_turns(task, 2)[0], "Done: nothing more."]:
         expected, reward, terminated, truncated, info = chat.step(turn)
         obs = env.step(CompoWorldAction.from_text(turn))
         got = got + obs.messages
@@ -292,7 +278,7 @@ def test_same_seed_and_actions_give_the_same_bytes():
         obs = [env.reset(seed=11)]
         task = next(t for t in TASKS if t.id == obs[0].task_id)
         obs += [env.step(a if isinstance(a, CompoWorldAction) else CompoWorldAction.from_text(a))
-                for a in _turns(task, 1)]
+                for a in reference_turns(task, 1)]
         return [o.model_dump_json() for o in obs]
 
     assert run() == run()
