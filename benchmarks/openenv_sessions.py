@@ -30,7 +30,7 @@ from typing import Any, Iterator
 from compoworld_gym.benchmarks._common import cli, summarise_ns
 
 
-def referencereference_turns(task: Any, style: int) -> list[Any]:
+def reference_turns(task: Any, style: int) -> list[Any]:
     """The reference solution of ``task`` as one action per turn, then the answer.
 
     ``style`` 0: raw Hermes ``<tool_call>`` text; 1: structured calls
