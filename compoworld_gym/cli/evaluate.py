@@ -149,8 +149,21 @@ def eval_cmd(
                                        "here: DIR/<agent>.jsonl, DIR/<agent>.metrics.json (each file "
                                        "appears only when complete)."),
     as_json: bool = typer.Option(False, "--json", help="Print one JSON object per agent (a list)."),
+    use_ray: bool = typer.Option(False, "--ray", help="Spread the episodes over Ray workers (needs the ray extra): "
+                                 "the same metrics and trajectories. Cluster: RAY_ADDRESS, else a local Ray "
+                                 "for the run."),
+    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster to join (auto, HOST:6379, "
+                                              "ray://HOST:10001); implies --ray."),
+    ray_workers: Optional[int] = typer.Option(None, "--ray-workers", min=1,
+                                              help="Ray worker actors (default: the cluster's CPUs); implies --ray."),
 ) -> None:
-    """Evaluate agents over tasks: success rate, mean rubric score, pass@k, pass^k."""
+    """Evaluate agents over tasks: success rate, mean rubric score, pass@k, pass^k.
+
+    With --ray every worker builds its own env and agent (a model agent
+    loads its model once per worker) and the episodes come back in order.
+    """
+    import contextlib
+
     from compoworld_gym.baselines.evaluate import evaluate_agent
 
     task_list = _eval_tasks(tasks, generate_n, seed)
@@ -160,31 +173,64 @@ def eval_cmd(
             check_out(out / f"{name}.jsonl")
             check_out(out / f"{name}.metrics.json")
     factories = [(name, _agent_factory(name, model, base_url, max_new_tokens, temperature)) for name in agent]
+    session = contextlib.ExitStack()
+    run = evaluate_agent
+    if use_ray or ray_address or ray_workers:
+        run, factories = _ray_evaluation(session, factories, ray_address, ray_workers,
+                                         model=model, base_url=base_url, max_new_tokens=max_new_tokens,
+                                         temperature=temperature)
     reports = []
-    for name, factory in factories:
-        record = out / f"{name}.jsonl" if out is not None else None
-        try:
-            with progress(name, total=len(task_list) * k) as bar:
-                metrics, _ = evaluate_agent(factory, task_list, k=k, max_steps=max_steps, seed=seed,
-                                            on_episode=lambda _r: bar.advance(), record_path=record,
-                                            source=f"compoworld-eval:{name}")
-        except Exception as exc:
-            problem = _connection_problem(exc)
-            if problem is None:
-                raise
-            raise fail(f"lost the connection to the OpenAI-compatible endpoint during the evaluation: "
-                       f"{problem} (nothing written for agent {name!r})", 1) from None
-        report = {"agent": name, **({"model": model} if name in ("hf", "openai") else {}), **metrics}
-        reports.append(report)
-        if out is not None:
-            with atomic_writer(out / f"{name}.metrics.json") as fh:
-                fh.write(json.dumps(report, indent=2) + "\n")
+    with session:  # a Ray joined for --ray leaves when the last agent is done
+        for name, factory in factories:
+            record = out / f"{name}.jsonl" if out is not None else None
+            try:
+                with progress(name, total=len(task_list) * k) as bar:
+                    metrics, _ = run(factory, task_list, k=k, max_steps=max_steps, seed=seed,
+                                     on_episode=lambda _r: bar.advance(), record_path=record,
+                                     source=f"compoworld-eval:{name}")
+            except Exception as exc:
+                problem = _connection_problem(exc)
+                if problem is None:
+                    raise
+                raise fail(f"lost the connection to the OpenAI-compatible endpoint during the evaluation: "
+                           f"{problem} (nothing written for agent {name!r})", 1) from None
+            report = {"agent": name, **({"model": model} if name in ("hf", "openai") else {}), **metrics}
+            reports.append(report)
+            if out is not None:
+                with atomic_writer(out / f"{name}.metrics.json") as fh:
+                    fh.write(json.dumps(report, indent=2) + "\n")
     if as_json:
         print_json(reports if len(reports) > 1 else reports[0])
         return
     _print_reports(reports, f"{len(task_list)} tasks, k={k}")
     if out is not None:
         console.print(f"wrote trajectories and metrics to {out}/", markup=False, highlight=False)
+
+
+def _ray_evaluation(session: Any, factories: list[tuple[str, Any]], address: Optional[str],
+                    workers: Optional[int], *, model: Optional[str], base_url: Optional[str],
+                    max_new_tokens: int, temperature: float) -> tuple[Any, list[tuple[str, Any]]]:
+    """``(run, [(name, factory)])`` for ``--ray``: Ray is joined now (an unreachable cluster exits 2
+    before any episode; it stays joined until ``session`` closes) and each factory becomes an
+    :class:`~compoworld_gym.integrations.ray.AgentSpec` built on the workers as the plain run builds it."""
+    import functools
+
+    from compoworld_gym.integrations.ray import AgentSpec, RayClusterError, RayConfig, evaluate_agent_ray, ray_session
+
+    try:
+        with progress("starting Ray" if address is None else f"joining Ray at {address}", None):
+            session.enter_context(ray_session(address))
+    except RayClusterError as exc:
+        raise fail(str(exc)) from None
+    specs = []
+    for name, _factory in factories:  # the factories were built only for their checks
+        options: dict[str, Any] = {}
+        if name in ("hf", "openai"):
+            options = {"model": model, "temperature": temperature}
+            options.update({"base_url": base_url, "max_tokens": max_new_tokens} if name == "openai"
+                           else {"max_new_tokens": max_new_tokens})
+        specs.append((name, AgentSpec(name, options)))
+    return functools.partial(evaluate_agent_ray, ray_config=RayConfig(address=address, workers=workers)), specs
 
 
 def _print_reports(reports: list[dict[str, Any]], title: str) -> None:

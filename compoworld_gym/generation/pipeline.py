@@ -214,8 +214,15 @@ def _attempt(key: str, lib: _Library, cfg: GenerationConfig, stats: GenerationSt
     return task
 
 
+def gave_up(index: int, cfg: GenerationConfig, stats: GenerationStats) -> GenerationError:
+    """The error of a run that gave up on task ``index``, naming the run's most common rejections."""
+    return GenerationError(f"task {index}: {cfg.max_attempts_per_task} attempts rejected; "
+                           f"most common reasons: {stats.reasons.most_common(3)}")
+
+
 def iter_tasks(n: int, seed: int = 0, config: Optional[GenerationConfig] = None, *,
-               stats: Optional[GenerationStats] = None, designer: Optional[Designer] = None) -> Iterator[Task]:
+               stats: Optional[GenerationStats] = None, designer: Optional[Designer] = None,
+               start: int = 0) -> Iterator[Task]:
     """Generate ``n`` verified tasks one at a time (constant memory).
 
     Args:
@@ -225,18 +232,24 @@ def iter_tasks(n: int, seed: int = 0, config: Optional[GenerationConfig] = None,
         stats: a :class:`GenerationStats` to fill (optional).
         designer: writes instructions from briefs (default: the offline
             templates of :func:`compoworld_gym.generation.wording.render`).
+        start: the first task index (>= 0). Indices ``start .. start + n - 1``
+            are the same tasks, ids included, as in a run from index 0, so
+            workers can each make a slice of one run
+            (:mod:`compoworld_gym.integrations.ray`).
 
     Raises:
-        GenerationError: ``n < 0``, or one index was rejected
-            ``config.max_attempts_per_task`` times.
+        GenerationError: ``n < 0`` or ``start < 0``, or one index was
+            rejected ``config.max_attempts_per_task`` times.
     """
     if n < 0:
         raise GenerationError(f"n must be >= 0, got {n}")
+    if start < 0:
+        raise GenerationError(f"start must be >= 0, got {start}")
     cfg = config or GenerationConfig()
     stats = GenerationStats() if stats is None else stats
     links = available_links()
     lib = _Library(links=links, names=service_names(), graph=RelayGraph(links))
-    for index in range(n):
+    for index in range(start, start + n):
         task_id = f"gen-s{seed}-{index:05d}"
         for attempt in range(cfg.max_attempts_per_task):
             stats.attempts += 1
@@ -245,8 +258,7 @@ def iter_tasks(n: int, seed: int = 0, config: Optional[GenerationConfig] = None,
             if task is not None:
                 break
         else:
-            raise GenerationError(f"task {index}: {cfg.max_attempts_per_task} attempts rejected; "
-                                  f"most common reasons: {stats.reasons.most_common(3)}")
+            raise gave_up(index, cfg, stats)
         stats.kept += 1
         stats.compositions.add(task.meta["composition_id"])
         yield task
