@@ -8,7 +8,7 @@ import os
 import sys
 import tempfile
 from pathlib import Path
-from typing import Iterator, Optional
+from typing import Annotated, Iterator, Optional
 
 import rich.markup
 import typer
@@ -126,3 +126,10 @@ class ProgressBar:
     def update(self, **fields: object) -> None:
         """Set fields of the task (``completed=``, ``total=``, ``description=``)."""
         self._bar.update(self._id, **fields)  # type: ignore[arg-type]
+
+
+#: The Ray cluster options that ``generate`` and ``eval`` share (both imply ``--ray``).
+RayAddress = Annotated[Optional[str], typer.Option(
+    "--ray-address", help="Ray cluster to join (auto, HOST:6379, ray://HOST:10001); implies --ray.")]
+RayWorkers = Annotated[Optional[int], typer.Option(
+    "--ray-workers", min=1, help="Ray worker actors (default: the cluster's CPUs); implies --ray.")]

@@ -24,7 +24,8 @@ import typer
 from rich.table import Table
 
 from compoworld_gym.cli.app import app
-from compoworld_gym.cli.common import check_out, check_out_dir, console, fail, load_task_pool, print_json, progress
+from compoworld_gym.cli.common import (RayAddress, RayWorkers, check_out, check_out_dir, console, fail, load_task_pool,
+                                       print_json, progress)
 from compoworld_gym.jsonl import atomic_writer
 
 #: Seconds the endpoint probe waits for an answer (a live local server answers in milliseconds).
@@ -152,10 +153,8 @@ def eval_cmd(
     use_ray: bool = typer.Option(False, "--ray", help="Spread the episodes over Ray workers (needs the ray extra): "
                                  "the same metrics and trajectories. Cluster: RAY_ADDRESS, else a local Ray "
                                  "for the run."),
-    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster to join (auto, HOST:6379, "
-                                              "ray://HOST:10001); implies --ray."),
-    ray_workers: Optional[int] = typer.Option(None, "--ray-workers", min=1,
-                                              help="Ray worker actors (default: the cluster's CPUs); implies --ray."),
+    ray_address: RayAddress = None,
+    ray_workers: RayWorkers = None,
 ) -> None:
     """Evaluate agents over tasks: success rate, mean rubric score, pass@k, pass^k.
 

@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterator, Optional
 import typer
 
 from compoworld_gym.cli.app import app
-from compoworld_gym.cli.common import check_out, console, fail, print_json, progress
+from compoworld_gym.cli.common import RayAddress, RayWorkers, check_out, console, fail, print_json, progress
 
 
 @app.command()
@@ -31,10 +31,8 @@ def generate(
     as_json: bool = typer.Option(False, "--json", help="Print generation statistics as JSON."),
     use_ray: bool = typer.Option(False, "--ray", help="Spread the work over Ray workers (needs the ray extra): "
                                  "the same tasks, byte for byte. Cluster: RAY_ADDRESS, else a local Ray for the run."),
-    ray_address: Optional[str] = typer.Option(None, "--ray-address", help="Ray cluster to join (auto, HOST:6379, "
-                                              "ray://HOST:10001); implies --ray."),
-    ray_workers: Optional[int] = typer.Option(None, "--ray-workers", min=1,
-                                              help="Ray worker actors (default: the cluster's CPUs); implies --ray."),
+    ray_address: RayAddress = None,
+    ray_workers: RayWorkers = None,
 ) -> None:
     """Generate verified chained tasks: a random walk over the services' records, then explore/design/verify/submit.
 
