@@ -113,6 +113,6 @@ def test_readme_adapter_examples_are_the_tested_blocks_of_their_guides():
     section = readme.split("## Plug into RL libraries", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, flags=re.S)
     guides = "\n".join(p.read_text() for p in sorted((root / "docs" / "integrations").glob("*.md")))
-    assert len(blocks) == 3
+    assert len(blocks) == 4
     for block in blocks:
         assert f"```python\n{block}```" in guides, block[:80]
