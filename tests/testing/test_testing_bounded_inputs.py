@@ -62,8 +62,10 @@ def test_an_action_at_the_length_limit_is_parsed(env):
 
 @pytest.mark.parametrize("depth, code", [(MAX_DEPTH, 404), (MAX_DEPTH + 1, 400), (10_000, 400)])
 def test_nesting_deeper_than_the_limit_is_a_400(env, depth, code):
-    inner = depth - 2  # the call object and its "arguments" object are the first two levels
-    action = '{"name": "call_tool", "arguments": {"tool_name": "x", "arguments": ' + "[" * inner + "]" * inner + "}}"
+    # The call object, its "arguments" object and the tool's arguments object are the first three levels.
+    inner = depth - 3
+    action = ('{"name": "call_tool", "arguments": {"tool_name": "x", "arguments": {"k": '
+              + "[" * inner + "]" * inner + "}}}")
     error = _error(env.step(action)[0])
     assert error["code"] == code  # 404: parsed, and tool "x" is unknown
     if code == 400:
