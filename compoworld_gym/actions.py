@@ -84,6 +84,22 @@ def _one_call(obj: Any) -> tuple[str, Any] | str:
     return name, obj.get("arguments", {})
 
 
+def lone_surrogate_at(text: str) -> int | None:
+    """The index of the first lone surrogate in ``text``, or None.
+
+    A lone surrogate (e.g. ``"\ud800"`` from a broken decode) cannot be
+    encoded as UTF-8, so no JSON observation or transcript could hold it:
+    every parser of agent text rejects it before storing anything.
+    """
+    if text.isascii():
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        return exc.start
+    return None
+
+
 def parse_action(action: Any) -> ParsedAction:
     """Parse an env action (text) into calls, a final answer or an error.
 
@@ -93,12 +109,9 @@ def parse_action(action: Any) -> ParsedAction:
         return _bad(f"an action must be a string, got {type(action).__name__}.")
     if len(action) > MAX_ACTION_CHARS:
         return _bad(f"action is {len(action)} characters long; the limit is {MAX_ACTION_CHARS}.")
-    if not action.isascii():  # a lone surrogate cannot be encoded into any JSON observation
-        try:
-            action.encode("utf-8")
-        except UnicodeEncodeError as exc:
-            return _bad(f"action has an invalid character (lone surrogate) at index {exc.start}; "
-                        "send valid UTF-8 text.")
+    bad_at = lone_surrogate_at(action)
+    if bad_at is not None:
+        return _bad(f"action has an invalid character (lone surrogate) at index {bad_at}; send valid UTF-8 text.")
     text = action.strip()
     if not text.startswith(("{", "[")):
         return ParsedAction(final_answer=action)

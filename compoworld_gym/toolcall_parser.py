@@ -38,6 +38,8 @@ from typing import Any, Optional
 
 import orjson
 
+from compoworld_gym.actions import lone_surrogate_at
+
 OPEN, CLOSE = "<tool_call>", "</tool_call>"
 PYTHON_TAG = "<|python_tag|>"
 MISTRAL_TAG = "[TOOL_CALLS]"
@@ -225,6 +227,10 @@ def parse_tool_calls(text: Any) -> ParsedTurn:
         return ParsedTurn(error=f"a model turn must be text, got {type(text).__name__}")
     if len(text) > MAX_TEXT_CHARS:
         return ParsedTurn(error=f"the turn is {len(text)} characters long; the limit is {MAX_TEXT_CHARS}")
+    bad_at = lone_surrogate_at(text)
+    if bad_at is not None:
+        return ParsedTurn(error=f"the turn has an invalid character (lone surrogate) at index {bad_at}; "
+                                "send valid UTF-8 text")
     try:
         turn = _parse(text)
     except _Bad as exc:

@@ -100,3 +100,28 @@ def test_a_pickled_database_rebuilds_its_engine_and_is_separate():
     assert copy.call("execute", {"sql": "delete from customers where tier = 'gold'"})["success"]
     assert copy.call("query", count)["data"]["rows"] == [{"n": 7}]
     assert db.call("query", count)["data"]["rows"] == [{"n": 10}]
+
+
+def test_a_recorder_pickles_and_its_copy_appends_to_the_same_file(tmp_path):
+    from compoworld_gym.wrappers import RecordTrajectory
+
+    path = tmp_path / "t.jsonl"
+    env = RecordTrajectory(gym.make("CompoWorld-v0"), path)
+    env.reset(seed=0)
+    env.step(json.dumps({"final_answer": "done"}))
+    env.reset(seed=1)
+    copy = pickle.loads(pickle.dumps(env))  # before: TypeError: cannot pickle '_io.TextIOWrapper'
+    copy.step(json.dumps({"final_answer": "done"}))
+    copy.close()
+    env.close()
+    assert len(path.read_text().splitlines()) == 2
+
+
+def test_a_recorder_into_a_callers_stream_says_why_it_cannot_be_pickled():
+    import io
+
+    from compoworld_gym.wrappers import RecordTrajectory
+
+    env = RecordTrajectory(gym.make("CompoWorld-v0"), io.StringIO())
+    with pytest.raises(TypeError, match="give it a file path"):
+        pickle.dumps(env)

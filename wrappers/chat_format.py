@@ -140,6 +140,8 @@ class ChatFormat(gym.Wrapper, gym.utils.RecordConstructorArgs):
         if turn.error is not None:
             _, reward, terminated, truncated, info = self.env.step(_NOOP_ACTION)
             raw = action if isinstance(action, str) else repr(action)
+            # Kept in the transcript as sent, except what no JSON can hold (lone surrogates -> "?").
+            raw = raw.encode("utf-8", "replace").decode("utf-8")
             self.messages.append({"role": "assistant", "content": raw})
             self.messages.append({"role": "user", "content": _dumps(error_envelope(400, turn.error))})
         elif turn.final_answer is not None:

@@ -176,6 +176,23 @@ class RecordTrajectory(gym.Wrapper, gym.utils.RecordConstructorArgs):
         self.episodes_written += 1
         self.last_trajectory = orjson.loads(line)
 
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickle support: a recorder that owns its file reopens it for appending
+        when unpickled (episodes written so far stay; the copy adds its own).
+
+        Raises:
+            TypeError: the recorder writes into a caller's stream, which cannot travel.
+        """
+        if not self._owns_fh:
+            raise TypeError("a RecordTrajectory writing into a caller's stream cannot be pickled; "
+                            "give it a file path instead")
+        self._fh.flush()
+        return {k: v for k, v in self.__dict__.items() if k != "_fh"}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._fh = open(self.path, "a", encoding="utf-8")  # type: ignore[arg-type]
+
     def close(self) -> None:
         """Close the file (not a stream the caller gave) and the env."""
         if self._owns_fh and not self._fh.closed:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import orjson
+import pytest
 from gymnasium.utils.env_checker import check_env
 
 from compoworld_gym.wrappers import ChatFormat, FlatTools, MessageList
@@ -111,3 +112,22 @@ def test_message_list_space():
 def test_check_env(make_env):
     check_env(ChatFormat(make_env()), skip_render_check=True)
     check_env(ChatFormat(FlatTools(make_env())), skip_render_check=True)
+
+
+@pytest.mark.parametrize("turn", ["final \ud800", '<tool_call>{"name": "list_services", "arguments": {"x": "\udfff"}}</tool_call>'],
+                         ids=["answer", "in-a-call"])
+def test_a_lone_surrogate_is_a_400_and_the_episode_goes_on(turn):
+    """Before, the raw turn was stored in the transcript and every later step raised
+    ``TypeError: str is not valid UTF-8`` from the transcript copy."""
+    import gymnasium as gym
+
+    import compoworld_gym  # noqa: F401
+
+    env = ChatFormat(gym.make("CompoWorld-v0"))
+    env.reset(seed=0)
+    messages, reward, terminated, truncated, _ = env.step(turn)
+    assert not terminated and reward == 0.0
+    assert "lone surrogate" in messages[-1]["content"] and "400" in messages[-1]["content"]
+    assert "\ud800" not in messages[-2]["content"] and "\udfff" not in messages[-2]["content"]
+    messages, *_ = env.step('<tool_call>{"name": "list_services", "arguments": {}}</tool_call>')
+    assert messages[-1]["role"] == "tool" and '"services"' in messages[-1]["content"]
