@@ -70,6 +70,7 @@ def test_trl_tool_env_answers_anything_and_ends_within_its_limit(trl_env, task_i
 
 texts = st.one_of(
     st.text(max_size=200),
+    st.text(st.characters(categories=["Cs", "L"]), max_size=20),  # lone surrogates too: broken decodes
     st.builds(lambda body: f"<tool_call>{body}</tool_call>", st.text(max_size=80)),
     st.builds(lambda name, args: "<tool_call>" + json.dumps({"name": name, "arguments": args})
               + "</tool_call>", st.sampled_from(METHODS + ["teleport"]), junk),
