@@ -129,7 +129,15 @@ class ProgressBar:
 
 
 #: The Ray cluster options that ``generate`` and ``eval`` share (both imply ``--ray``).
+def _nonempty_address(value: Optional[str]) -> Optional[str]:
+    # An empty $HEAD in a script must not quietly fall back to one process.
+    if value is not None and not value.strip():
+        raise typer.BadParameter("is empty; give auto, HOST:6379 or ray://HOST:10001 (or leave it out)")
+    return value
+
+
 RayAddress = Annotated[Optional[str], typer.Option(
-    "--ray-address", help="Ray cluster to join (auto, HOST:6379, ray://HOST:10001); implies --ray.")]
+    "--ray-address", callback=_nonempty_address,
+    help="Ray cluster to join (auto, HOST:6379, ray://HOST:10001); implies --ray.")]
 RayWorkers = Annotated[Optional[int], typer.Option(
     "--ray-workers", min=1, help="Ray worker actors (default: the cluster's CPUs); implies --ray.")]

@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import functools
+import json
 import socket
 import threading
 import time
@@ -75,16 +76,97 @@ class ServerConfig:
             raise ValueError(f"max_message_bytes must be at least 4096, got {self.max_message_bytes}")
 
 
-def _body_limit(app: FastAPI, limit: int) -> None:
-    """Refuse HTTP bodies declared larger than ``limit`` bytes with a 413 JSON error."""
+class _BodyLimit:
+    """ASGI middleware: a 413 JSON error for an HTTP body over ``limit`` bytes.
 
-    @app.middleware("http")
-    async def refuse_large_bodies(request: Request, call_next: Any) -> Any:
-        declared = request.headers.get("content-length")
-        if declared is not None and (not declared.isdigit() or int(declared) > limit):
-            return JSONResponse(status_code=413, content={"detail": {
-                "code": 413, "message": f"request body of {declared} bytes; the limit is {limit}."}})
-        return await call_next(request)
+    A declared Content-Length over the limit is refused before anything is
+    read. Otherwise the body is read here, counting bytes as they arrive, so a
+    chunked body (no Content-Length) is refused too; a body within the limit
+    is handed to the app as it came. (The app itself cannot be stopped
+    mid-read: FastAPI turns any error while reading a body into a 400.)
+    """
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app, self.limit = app, limit
+
+    def _refusal(self, size: str) -> JSONResponse:
+        return JSONResponse(status_code=413, content={"detail": {
+            "code": 413, "message": f"request body of {size} bytes; the limit is {self.limit}."}})
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await self._refusal(declared.decode("latin-1"))(scope, receive, send)
+            return
+        messages, received = [], 0
+        while True:
+            message = await receive()
+            messages.append(message)
+            if message["type"] != "http.request":
+                break
+            received += len(message.get("body", b""))
+            if received > self.limit:
+                await self._refusal(f"more than {self.limit}")(scope, receive, send)
+                return
+            if not message.get("more_body", False):
+                break
+        pending = iter(messages)
+
+        async def replay() -> dict[str, Any]:
+            return next(pending, None) or await receive()
+
+        await self.app(scope, replay, send)
+
+
+class _FrameGuard:
+    """ASGI middleware: WebSocket frames OpenEnv cannot survive get an error frame instead.
+
+    OpenEnv 0.10 calls ``.get("type")`` on whatever ``json.loads`` returns and
+    reads ``message["text"]``, so a frame that is JSON but not an object
+    (``null``, ``[1, 2]``) or a binary frame ended the whole session. Such a
+    frame is answered here with OpenEnv's own error shape (code
+    ``INVALID_JSON``) and never reaches it; the session carries on. Frames
+    that start with ``{`` (nearly all) pass untouched, and invalid JSON is left
+    to OpenEnv, which already answers it.
+    """
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "websocket":
+            await self.app(scope, receive, send)
+            return
+
+        async def guarded_receive() -> dict[str, Any]:
+            while True:
+                message = await receive()
+                problem = _frame_problem(message)
+                if problem is None:
+                    return message
+                await send({"type": "websocket.send", "text": json.dumps(
+                    {"type": "error", "data": {"message": problem, "code": "INVALID_JSON"}})})
+
+        await self.app(scope, guarded_receive, send)
+
+
+def _frame_problem(message: dict[str, Any]) -> Optional[str]:
+    """Why OpenEnv would drop the session on this ASGI message, or None."""
+    if message["type"] != "websocket.receive":
+        return None
+    text = message.get("text")
+    if text is None:
+        return "binary frames are not accepted; send a JSON object as a text frame."
+    if text.lstrip()[:1] == "{":
+        return None
+    try:
+        value = json.loads(text)
+    except ValueError:
+        return None  # invalid JSON: OpenEnv answers INVALID_JSON itself
+    return f"a message must be a JSON object with a 'type', got {type(value).__name__}."
 
 
 def create_compoworld_app(config: ServerConfig = ServerConfig()) -> FastAPI:
@@ -103,7 +185,8 @@ def create_compoworld_app(config: ServerConfig = ServerConfig()) -> FastAPI:
                      state_cls=CompoWorldState,
                      concurrency_config=ConcurrencyConfig(max_concurrent_envs=config.max_sessions,
                                                           session_timeout=config.session_timeout))
-    _body_limit(app, config.max_message_bytes)
+    app.add_middleware(_BodyLimit, limit=config.max_message_bytes)
+    app.add_middleware(_FrameGuard)
 
     @app.get(SESSIONS_PATH, tags=["Health"], summary="Open CompoWorld environments")
     def sessions() -> dict[str, Any]:

@@ -159,7 +159,7 @@ def test_abandoned_sessions_are_reaped_after_the_session_timeout():
 
 # ----------------------------------------------------------------- bad input
 def _send(ws, message):
-    ws.send(message if isinstance(message, str) else json.dumps(message))
+    ws.send(message if isinstance(message, (str, bytes)) else json.dumps(message))
     return ws.recv(timeout=30)
 
 
@@ -168,6 +168,9 @@ def test_malformed_and_oversized_websocket_messages_get_structured_errors(server
     with ws_connect(url, max_size=None) as ws:
         ask = lambda m: json.loads(_send(ws, m))  # noqa: E731
         assert ask("{not json")["data"]["code"] == "INVALID_JSON"
+        # JSON that is not an object, and binary frames: before, OpenEnv ended the session on them.
+        for frame in ["null", "123", '"str"', "[1, 2]", b"bin"]:
+            assert ask(frame)["data"]["code"] == "INVALID_JSON", frame
         assert ask({"type": "warp"})["data"]["code"] == "UNKNOWN_TYPE"
         assert ask({"type": "step", "data": {"bogus": 1}})["data"]["code"] == "VALIDATION_ERROR"
         assert ask({"type": "step", "data": {"text": "a", "final_answer": "b"}})["data"]["code"] == \
@@ -204,6 +207,12 @@ def test_http_bad_input_gets_structured_errors(server):
     assert post("/step", json={"action": {"nope": 1}}).status_code == 422
     huge = post("/step", json={"action": {"text": "z" * (MAX_BYTES + 1)}})
     assert huge.status_code == 413 and huge.json()["detail"]["code"] == 413
+    # A chunked body declares no length: before, it was read and parsed in full.
+    body = json.dumps({"action": {"text": "z" * (MAX_BYTES + 1)}}).encode()
+    chunked = post("/step", data=iter([body[i:i + 4096] for i in range(0, len(body), 4096)]),
+                   headers={"content-type": "application/json"})
+    assert chunked.request.headers.get("Transfer-Encoding") == "chunked"
+    assert chunked.status_code == 413 and chunked.json()["detail"]["code"] == 413
     stateless = post("/step", json={"action": {"text": "hi"}}).json()
     error = stateless["observation"]["error"]
     assert error["code"] == 409 and "/ws" in error["message"]

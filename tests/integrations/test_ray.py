@@ -206,3 +206,13 @@ def test_the_documented_example_runs(cluster, capsys):
     snippet = re.search(r"```python\n(.*?)```", doc, re.S).group(1)
     exec(compile(snippet, "docs/integrations/ray.md", "exec"), {})
     assert capsys.readouterr().out == "['gen-s0-00000', 'gen-s0-00001'] 1.0\n"
+
+
+@pytest.mark.parametrize("command", ["generate", "eval"])
+def test_an_empty_address_is_refused_not_run_without_ray(command, tmp_path):
+    """Before, ``--ray-address ""`` quietly ran in one process."""
+    out = tmp_path / "t.jsonl"
+    args = ["generate", "--n", "2", "--out", str(out)] if command == "generate" else ["eval", "--agent", "reference"]
+    result = runner.invoke(app, [*args, "--ray-address", " "])
+    assert result.exit_code == 2 and "--ray-address" in result.output and "is empty" in result.output
+    assert not out.exists()
