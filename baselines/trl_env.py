@@ -40,13 +40,13 @@ from compoworld_gym.baselines.config import REWARD_KINDS, RewardKind
 from compoworld_gym.envs.compoworld_env import CompoWorldEnv
 from compoworld_gym.errors import error_envelope
 from compoworld_gym.metatools import META_TOOL_NAMES, MetaTools
+from compoworld_gym.prompts import ANSWER_TOOL_SENTENCE
+from compoworld_gym.prompts import system_prompt as base_system_prompt
 from compoworld_gym.rewards import RubricRow, rubric_row
 from compoworld_gym.tasks import Task
 
-#: Added to :func:`compoworld_gym.prompts.system_prompt` on this path: the final answer is a tool call.
-ANSWER_SENTENCE = ("Here the final answer is a tool call instead: when the work is done, call answer(text) with "
-                   "your final answer (plain text, as above). It ends the task; no tool works after it. A reply "
-                   "without a tool call also ends the task, with no answer.")
+#: The prompt's sentence that the final answer is the ``answer`` tool (its home: :mod:`compoworld_gym.prompts`).
+ANSWER_SENTENCE = ANSWER_TOOL_SENTENCE
 
 #: The tool names TRL sees on a :class:`CompoWorldToolEnv`, in the order of the prompt's tool list.
 TOOL_NAMES = (*META_TOOL_NAMES, "answer")
@@ -54,9 +54,7 @@ TOOL_NAMES = (*META_TOOL_NAMES, "answer")
 
 def system_prompt(today: dt.date) -> str:
     """The system prompt of this path: the episode prompt plus :data:`ANSWER_SENTENCE`."""
-    from compoworld_gym.prompts import system_prompt as base
-
-    return base(today) + "\n" + ANSWER_SENTENCE
+    return base_system_prompt(today, answer_tool=True)
 
 
 def prompt_dataset(tasks: Sequence[Task]) -> Any:

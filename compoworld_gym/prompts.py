@@ -41,11 +41,17 @@ is a mistake. When the work is done, reply with your final answer (without a too
 text: report what the request asks for, and only that. An answer that lists other candidate values
 besides the one asked for counts as a wrong answer."""
 
+#: Appended where the final answer is a tool call (TRL's tool loop: ``baselines.trl_env``).
+ANSWER_TOOL_SENTENCE = (
+    "Here the final answer is a tool call instead: when the work is done, call answer(text) with "
+    "your final answer (plain text, as above). It ends the task; no tool works after it. A reply "
+    "without a tool call also ends the task, with no answer.")
+
 #: The meta-tool system prompt as a template with one field, ``{today}``.
 SYSTEM_PROMPT = _ROLE + _HOW_TO_ACT["meta"] + _RULES.replace("{not_needed}", _NOT_NEEDED["meta"])
 
 
-def system_prompt(today: dt.date, tools: str = "meta") -> str:
+def system_prompt(today: dt.date, tools: str = "meta", *, answer_tool: bool = False) -> str:
     """The system prompt for an episode whose fixed date is ``today``.
 
     Args:
@@ -53,6 +59,8 @@ def system_prompt(today: dt.date, tools: str = "meta") -> str:
         tools: ``"meta"`` (the four meta-tools) or ``"flat"`` (every mounted
             tool given directly, :class:`compoworld_gym.wrappers.FlatTools`);
             the rules of the work and of grading are the same in both.
+        answer_tool: the final answer goes through an ``answer`` tool; adds
+            :data:`ANSWER_TOOL_SENTENCE` on a line of its own.
 
     Raises:
         ValueError: an unknown ``tools`` mode.
@@ -60,7 +68,8 @@ def system_prompt(today: dt.date, tools: str = "meta") -> str:
     if tools not in _HOW_TO_ACT:
         raise ValueError(f"tools must be one of {', '.join(_HOW_TO_ACT)}, got {tools!r}")
     template = _ROLE + _HOW_TO_ACT[tools] + _RULES.replace("{not_needed}", _NOT_NEEDED[tools])
-    return template.format(today=today.isoformat())
+    text = template.format(today=today.isoformat())
+    return text + "\n" + ANSWER_TOOL_SENTENCE if answer_tool else text
 
 
 def system_prompt_with_tools(today: dt.date, tools: list[dict]) -> str:
