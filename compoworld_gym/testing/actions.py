@@ -22,7 +22,8 @@ import orjson
 from hypothesis import strategies as st
 
 from compoworld_gym.actions import MAX_ACTION_CHARS, MAX_CALLS_PER_ACTION, MAX_DEPTH
-from compoworld_gym.testing.strategies import Pools, state_pools, tool_arguments
+from compoworld_gym.service import ToolSpec
+from compoworld_gym.testing.strategies import Pools, live_tool_arguments, state_pools, with_pools
 from compoworld_gym.world import World
 
 
@@ -57,13 +58,32 @@ def tool_calls(world: World, pools: Optional[Pools] = None) -> st.SearchStrategy
         world: the mounted services.
         pools: precomputed :func:`state_pools` of the world (computed if None).
     """
-    tools = exposed_tools(world)
+    return _bind(_tool_calls(exposed_tools(world)), world, pools)
+
+
+def _bind(strategy: st.SearchStrategy[Any], world: World, pools: Optional[Pools]) -> st.SearchStrategy[Any]:
+    """``strategy`` (live) drawing from ``pools``, or from the world's pools as they are now."""
+    return with_pools(strategy, state_pools(world.services.values()) if pools is None else pools)
+
+
+_CALL_CACHE: dict[tuple[str, int], tuple[ToolSpec, st.SearchStrategy[dict[str, Any]]]] = {}
+
+
+def _tool_call(name: str, spec: ToolSpec) -> st.SearchStrategy[dict[str, Any]]:
+    """The live ``call_tool`` strategy of one exposed tool, built once (the spec is kept alive)."""
+    hit = _CALL_CACHE.get((name, id(spec)))
+    if hit is None or hit[0] is not spec:
+        if len(_CALL_CACHE) > 20_000:
+            _CALL_CACHE.clear()
+        strategy = live_tool_arguments(spec).map(lambda a: call("call_tool", tool_name=name, arguments=a))
+        hit = _CALL_CACHE[(name, id(spec))] = (spec, strategy)
+    return hit[1]
+
+
+def _tool_calls(tools: list[tuple[str, ToolSpec]]) -> st.SearchStrategy[dict[str, Any]]:
     if not tools:
         return st.just(call("list_services"))
-    pools = state_pools(world.services.values()) if pools is None else pools
-    # one argument strategy per tool, built now: a flatmap would rebuild it on every draw
-    return st.one_of([tool_arguments(spec, pools).map(
-        lambda a, name=name: call("call_tool", tool_name=name, arguments=a)) for name, spec in tools])
+    return st.one_of([_tool_call(name, spec) for name, spec in tools])
 
 
 def discovery_calls(world: World) -> st.SearchStrategy[dict[str, Any]]:
@@ -79,15 +99,37 @@ def discovery_calls(world: World) -> st.SearchStrategy[dict[str, Any]]:
 
 def meta_tool_calls(world: World, pools: Optional[Pools] = None) -> st.SearchStrategy[dict[str, Any]]:
     """Valid meta-tool calls on ``world``: mostly ``call_tool``, some discovery."""
-    return st.one_of(tool_calls(world, pools), tool_calls(world, pools), discovery_calls(world))
+    return _bind(_meta_tool_calls(world), world, pools)
+
+
+def _meta_tool_calls(world: World) -> st.SearchStrategy[dict[str, Any]]:
+    calls = _tool_calls(exposed_tools(world))
+    return st.one_of(calls, calls, discovery_calls(world))
 
 
 def valid_actions(world: World, pools: Optional[Pools] = None) -> st.SearchStrategy[str]:
     """Valid action texts: one call, or a JSON array of up to 3 calls in one turn."""
+    return _bind(_valid_actions(world), world, pools)
+
+
+def _valid_actions(world: World) -> st.SearchStrategy[str]:
     # One list strategy (not "single | list"): the shrinker can then delete calls of a
     # batch down to one, which is sent as a bare object.
-    return st.lists(meta_tool_calls(world, pools), min_size=1, max_size=3).map(
+    return st.lists(_meta_tool_calls(world), min_size=1, max_size=3).map(
         lambda calls: dumps(calls[0] if len(calls) == 1 else calls))
+
+
+def live_action_strategies(world: World) -> dict[str, st.SearchStrategy[str]]:
+    """The action strategies of a world's structure, drawing arguments from the enclosing
+    :func:`~compoworld_gym.testing.strategies.drawing_from` pools.
+
+    Returns:
+        ``{"call": valid actions, "malformed": malformed actions, "meta": discovery calls}``,
+        all ``str``. They depend only on the mounted services and tool names, not on the
+        state, so one set serves every state of a world.
+    """
+    return {"call": _valid_actions(world), "malformed": _malformed_actions(world),
+            "meta": discovery_calls(world).map(dumps)}
 
 
 # ------------------------------------------------------------ malformed
@@ -166,7 +208,7 @@ def _unknown_names(world: Optional[World]) -> st.SearchStrategy[str]:
     return calls.map(dumps)
 
 
-def _bad_tool_arguments(world: World, pools: Pools) -> st.SearchStrategy[str]:
+def _bad_tool_arguments(world: World) -> st.SearchStrategy[str]:
     """Real tools with one argument missing, extra, of a wrong type or an unknown record."""
     tools = exposed_tools(world)
     if not tools:
@@ -178,7 +220,7 @@ def _bad_tool_arguments(world: World, pools: Pools) -> st.SearchStrategy[str]:
     @st.composite
     def mutate(draw: Any) -> str:
         name, spec = draw(st.sampled_from(tools))
-        args = dict(draw(tool_arguments(spec, pools)))
+        args = dict(draw(live_tool_arguments(spec)))
         props = list(spec.input_schema.get("properties", {}))
         required = list(spec.input_schema.get("required", []))
         how = draw(st.sampled_from(["missing", "extra", "wrong_type", "unknown_record"]))
@@ -232,10 +274,16 @@ def malformed_actions(world: Optional[World] = None, pools: Optional[Pools] = No
     Returns:
         A strategy of ``str``.
     """
+    if world is None:
+        return _malformed_actions(None)
+    return _bind(_malformed_actions(world), world, pools)
+
+
+def _malformed_actions(world: Optional[World]) -> st.SearchStrategy[str]:
     parts = [_junk_json_text(), _wrong_shapes(), _wrong_meta_arguments(world), _unknown_names(world),
              _oversized()]
     if world is not None and world.services:
-        parts.append(_bad_tool_arguments(world, state_pools(world.services.values()) if pools is None else pools))
+        parts.append(_bad_tool_arguments(world))
     return st.one_of(parts)
 
 
@@ -246,5 +294,5 @@ def final_answers() -> st.SearchStrategy[str]:
     return st.one_of(plain, _NASTY_TEXT.map(lambda s: dumps({"final_answer": s})))
 
 
-__all__ = ["call", "discovery_calls", "dumps", "exposed_tools", "final_answers", "malformed_actions",
-           "meta_tool_calls", "tool_calls", "valid_actions"]
+__all__ = ["call", "discovery_calls", "dumps", "exposed_tools", "final_answers", "live_action_strategies",
+           "malformed_actions", "meta_tool_calls", "tool_calls", "valid_actions"]

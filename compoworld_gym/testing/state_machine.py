@@ -40,19 +40,22 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 
 from compoworld_gym.actions import parse_action
 from compoworld_gym.episode import mount
-from compoworld_gym.testing.actions import (
-    call, discovery_calls, dumps, final_answers, malformed_actions, valid_actions)
-from compoworld_gym.testing.strategies import state_pools
+from compoworld_gym.testing.actions import call, dumps, final_answers, live_action_strategies, malformed_actions
+from compoworld_gym.testing.strategies import Pools, drawing_from, state_pools
 from compoworld_gym.world import World
 
 #: Step kinds, most useful first (Hypothesis shrinks toward the first).
 _KINDS = ("call",) * 5 + ("malformed",) * 3 + ("meta", "reset", "final")
 _AFTER_END = ("reset", "reset", "reset", "call")
-#: Distinct states whose action strategies a machine keeps (least recently used dropped first).
-#: Two: the initial state every reset returns to, and the current one. Measured over a 10-minute
-#: campaign of all 51 targets (``benchmarks/fuzz_memory.py``): 8 entries grew RSS 30.5% after the
-#: first minute (the heavy targets' first full batches), 2 entries 10.0%, for ~14% fewer actions.
-STRATEGY_CACHE_SIZE = 2
+#: World-free strategies, built once (Hypothesis validates each new strategy object).
+_FINAL_ANSWERS = final_answers()
+_MALFORMED = malformed_actions()
+_LIST_SERVICES = st.just(dumps(call("list_services")))
+#: Distinct states whose value pools a machine keeps (least recently used dropped first): the
+#: initial state every reset returns to, and the current one.
+POOL_CACHE_SIZE = 2
+#: Distinct worlds (mounted services and tool names) whose action strategies a machine keeps.
+WORLD_CACHE_SIZE = 16
 _DUMP_OPTS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY
 
 
@@ -130,7 +133,8 @@ class EnvMachine(RuleBasedStateMachine):
     config: ClassVar[MachineConfig]
     _references: ClassVar[dict[Optional[int], bytes]]
     _secrets: ClassVar[dict[str, list[str]]]
-    _strategy_cache: ClassVar[dict[bytes, dict[str, st.SearchStrategy[str]]]]
+    _pool_cache: ClassVar[dict[bytes, Pools]]
+    _world_cache: ClassVar[dict[tuple[Any, ...], dict[str, st.SearchStrategy[str]]]]
     _initials: ClassVar[dict[int, tuple[Any, bytes]]]
     _validated: ClassVar[set[tuple[str, int]]]
     #: Runs finished by this machine class (Hypothesis's shrink runs included).
@@ -142,7 +146,8 @@ class EnvMachine(RuleBasedStateMachine):
     def clear_caches(cls) -> None:
         """Drop what the class's runs cached (strategies, references, secrets, states checked);
         the counters stay. Called when a campaign is done with the class."""
-        for cache in (cls._references, cls._secrets, cls._strategy_cache, cls._initials, cls._validated):
+        for cache in (cls._references, cls._secrets, cls._pool_cache, cls._world_cache, cls._initials,
+                      cls._validated):
             cache.clear()
 
     def __init__(self) -> None:
@@ -332,34 +337,34 @@ class EnvMachine(RuleBasedStateMachine):
             return
         world = self.world()
         if kind == "final":
-            strategy = final_answers()
+            strategy = _FINAL_ANSWERS
         elif world is None:
-            strategy = malformed_actions() if kind == "malformed" else st.just(dumps(call("list_services")))
+            strategy = _MALFORMED if kind == "malformed" else _LIST_SERVICES
         else:
-            strategy = self._world_strategies(world)[kind]
+            # pools only for draws that take existing values (discovery calls take none)
+            with drawing_from(None if kind == "meta" else self._pools(world)):
+                action = data.draw(self._world_strategies(world)[kind], label="action")
+            self.do_step(action)
+            return
         self.do_step(data.draw(strategy, label="action"))
 
-    def _world_strategies(self, world: World) -> dict[str, st.SearchStrategy[str]]:
-        """Action strategies for the current state, shared by every run that reaches it.
+    def _pools(self, world: World) -> Pools:
+        """The value pools of the current state (cached for the :data:`POOL_CACHE_SIZE` most recent)."""
+        return _lru(self._pool_cache, self.state_key, POOL_CACHE_SIZE,
+                    lambda: state_pools(world.services.values()))
 
-        Keyed by the states' bytes (which name the mounted services), so the
-        pools and strategy objects are built once per distinct state;
-        Hypothesis validates each new strategy object, which is what costs.
-        The states that repeat are the initial ones (every reset returns to
-        one), so the cache keeps the :data:`STRATEGY_CACHE_SIZE` most recently
-        used: an entry of a 15-service world is ~10 MB once drawn from, and a
-        cache of 256 made one long batch grow by gigabytes.
+    def _world_strategies(self, world: World) -> dict[str, st.SearchStrategy[str]]:
+        """The world's action strategies, shared by every state and run of that world.
+
+        They read the state's values from :meth:`_pools` at draw time, so they
+        are built once per world: Hypothesis validates each new strategy
+        object, and building them per state was ~40% of a campaign's time.
+        Keyed by the mounted classes and exposed tool names (the classes in
+        the key keep their tool specs alive).
         """
-        cache = self._strategy_cache
-        hit = cache.pop(self.state_key, None)
-        if hit is None:
-            while len(cache) >= STRATEGY_CACHE_SIZE:
-                del cache[next(iter(cache))]  # the least recently used (dicts keep insertion order)
-            pools = state_pools(world.services.values())
-            hit = {"call": valid_actions(world, pools), "malformed": malformed_actions(world, pools),
-                   "meta": discovery_calls(world).map(dumps)}
-        cache[self.state_key] = hit  # (re)inserted last: the most recently used
-        return hit
+        key = tuple((type(svc), tuple(world.exposed_name(name, t) for t in svc.tools))
+                    for name, svc in world.services.items())
+        return _lru(self._world_cache, key, WORLD_CACHE_SIZE, lambda: live_action_strategies(world))
 
     def teardown(self) -> None:
         """Replay the run in a fresh env and compare everything, then close."""
@@ -390,17 +395,36 @@ class EnvMachine(RuleBasedStateMachine):
             env.close()
 
 
+def _lru(cache: dict[Any, Any], key: Any, size: int, build: Callable[[], Any]) -> Any:
+    """``cache[key]``, built on a miss; the cache keeps the ``size`` most recently used
+    (dicts keep insertion order, so re-inserting marks an entry used)."""
+    hit = cache.pop(key, None)
+    if hit is None:
+        while len(cache) >= size:
+            del cache[next(iter(cache))]
+        hit = build()
+    cache[key] = hit
+    return hit
+
+
+#: Check fields that hold what tools show the agent (:class:`~compoworld_gym.checks.AnswerContains`).
+_OBSERVED_FIELDS = {"candidates", "others"}
+
+
 def hidden_texts(task: Any, world: Optional[World]) -> list[str]:
     """Rubric and reference text the agent must never see in an observation.
 
     Check ids and descriptions, the reference answer, and free-text strings
     (12+ characters with a space) of check values and reference arguments,
     minus anything public: the instruction, the initial states and every
-    discovery result (service list, tool lists, tool schemas).
+    discovery result (service list, tool lists, tool schemas). A report
+    item's ``candidates`` and ``others`` are not searched: they list values
+    the agent sees by design (the states' look-alikes and what the
+    reference's tool results returned, such as a message's snippet).
     """
     candidates = {c.id for c in task.checks} | {c.description for c in task.checks}
     candidates.add(task.reference_answer or "")
-    free = _strings_in([c.model_dump() for c in task.checks]) + _strings_in(
+    free = _strings_in([c.model_dump(exclude=_OBSERVED_FIELDS) for c in task.checks]) + _strings_in(
         [m.arguments for m in getattr(task, "reference", [])])
     candidates.update(s for s in free if len(s) >= 12 and " " in s.strip())
     public = [task.instruction]
@@ -439,5 +463,5 @@ def env_state_machine(env_factory: Callable[[], gym.Env], config: MachineConfig 
         raise ValueError("config.seeds must not be empty")
     return type("FuzzEnvMachine", (EnvMachine,), {
         "factory": staticmethod(env_factory), "config": config, "_references": {}, "_secrets": {},
-        "_strategy_cache": {}, "_initials": {},
+        "_pool_cache": {}, "_world_cache": {}, "_initials": {},
         "_validated": set()})

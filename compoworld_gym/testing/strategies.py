@@ -26,12 +26,14 @@ Example:
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import datetime as dt
 import functools
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Optional
+from typing import Any, Iterable, Iterator, Optional
 
 import orjson
 from hypothesis import strategies as st
@@ -63,6 +65,16 @@ class Pools:
 
     by_entity: dict[str, list[Any]] = field(default_factory=dict)
     strings: list[str] = field(default_factory=list)
+    _fitting: dict[int, tuple[dict[str, Any], list[Any]]] = field(
+        default_factory=dict, init=False, repr=False, compare=False)
+
+    def candidates(self, schema: dict[str, Any]) -> list[Any]:
+        """The pooled values that satisfy ``schema`` (an entity-tagged or free-string field),
+        computed once per schema object."""
+        hit = self._fitting.get(id(schema))
+        if hit is None or hit[0] is not schema:
+            hit = self._fitting[id(schema)] = (schema, _pool_candidates(schema, self))
+        return hit[1]
 
 
 class _Node:
@@ -254,6 +266,27 @@ def _number_strategy(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
 
 _SCALAR_JSON = st.none() | st.booleans() | st.integers(-1000, 1000) | _TEXT
 
+#: The pools that draws of live strategies read (set by :func:`drawing_from`).
+_LIVE_POOLS: contextvars.ContextVar[Optional[Pools]] = contextvars.ContextVar("compoworld_pools", default=None)
+
+
+@contextlib.contextmanager
+def drawing_from(pools: Optional[Pools]) -> Iterator[None]:
+    """Make draws of the *live* strategies inside the block take existing values from ``pools``.
+
+    The live strategies (:func:`live_tool_arguments`, and the action
+    strategies of :mod:`compoworld_gym.testing.actions` built without pools)
+    are built once per tool schema and read the pools at draw time, so one
+    strategy object serves every state and every world: Hypothesis validates
+    each new strategy object, and building them per state was ~40% of a
+    campaign. Outside the block (or with None) they draw random values only.
+    """
+    token = _LIVE_POOLS.set(pools)
+    try:
+        yield
+    finally:
+        _LIVE_POOLS.reset(token)
+
 
 def schema_values(schema: dict[str, Any], pools: Optional[Pools] = None) -> st.SearchStrategy[Any]:
     """Values valid for a JSON Schema (the subset pydantic emits).
@@ -275,38 +308,55 @@ def schema_values(schema: dict[str, Any], pools: Optional[Pools] = None) -> st.S
     Returns:
         A strategy of JSON-compatible Python values.
     """
+    if pools is None:
+        return _values(schema, live=False)
+    return with_pools(_values(schema, live=True), pools)
+
+
+@st.composite
+def with_pools(draw: Any, strategy: st.SearchStrategy[Any], pools: Pools) -> Any:
+    """A live strategy (e.g. :func:`live_tool_arguments`) bound to fixed ``pools``."""
+    with drawing_from(pools):
+        return draw(strategy)
+
+
+def _values(schema: Any, *, live: bool) -> st.SearchStrategy[Any]:
+    """The (cached) strategy of a schema: pool-free, or live (reading :func:`drawing_from`'s pools)."""
     if not isinstance(schema, dict) or not schema:
         return _SCALAR_JSON
-    if pools is None or not _is_composite(schema):
-        random_part = _cached_random(schema)
-    else:
-        random_part = _random_values(schema, pools)
-    if pools is None:
-        return random_part
-    pooled = _pool_candidates(schema, pools)
-    if not pooled:
-        return random_part
-    # 3 draws in 4 take an existing value (one_of would give each branch half); the
-    # index shrinks toward 0, i.e. toward existing values.
-    return st.tuples(st.integers(0, 3), st.sampled_from(pooled), random_part).map(
-        lambda t: t[2] if t[0] == 3 else t[1])
-
-
-_RANDOM_CACHE: dict[int, tuple[dict[str, Any], st.SearchStrategy[Any]]] = {}
-
-
-def _cached_random(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
-    """The pool-free strategy of a schema, built once per schema object.
-
-    Reusing strategy objects matters: Hypothesis validates each new one.
-    The cache keeps the schema alive, so its ``id`` is never reused.
-    """
-    hit = _RANDOM_CACHE.get(id(schema))
+    cache = _LIVE_CACHE if live else _RANDOM_CACHE
+    hit = cache.get(id(schema))
     if hit is None or hit[0] is not schema:
-        if len(_RANDOM_CACHE) > 20_000:
-            _RANDOM_CACHE.clear()
-        hit = _RANDOM_CACHE[id(schema)] = (schema, _random_values(schema, None))
+        if len(cache) > 20_000:
+            cache.clear()
+        if not live:
+            built = _random_values(schema, live=False)
+        else:
+            random_part = _random_values(schema, live=True) if _is_composite(schema) else _values(schema, live=False)
+            built = _pooled(schema, random_part) if _may_pool(schema) else random_part
+        hit = cache[id(schema)] = (schema, built)
     return hit[1]
+
+
+#: ``{id(schema): (schema, strategy)}``: reusing strategy objects matters, since Hypothesis
+#: validates each new one; the cache keeps the schema alive, so its ``id`` is never reused.
+_RANDOM_CACHE: dict[int, tuple[dict[str, Any], st.SearchStrategy[Any]]] = {}
+_LIVE_CACHE: dict[int, tuple[dict[str, Any], st.SearchStrategy[Any]]] = {}
+_QUARTERS = st.integers(0, 3)
+
+
+@st.composite
+def _pooled(draw: Any, schema: dict[str, Any], random_part: st.SearchStrategy[Any]) -> Any:
+    """3 draws in 4 take an existing value of the current pools, else ``random_part``.
+
+    (``one_of`` would give each branch half.) Both the choice and the index
+    shrink toward 0, i.e. toward existing values.
+    """
+    pools = _LIVE_POOLS.get()
+    pooled = pools.candidates(schema) if pools is not None else ()
+    if not pooled or draw(_QUARTERS) == 3:
+        return draw(random_part)
+    return pooled[draw(st.integers(0, len(pooled) - 1))]
 
 
 def _is_composite(schema: dict[str, Any]) -> bool:
@@ -314,10 +364,20 @@ def _is_composite(schema: dict[str, Any]) -> bool:
                 or schema.get("type") in ("array", "object") or "properties" in schema)
 
 
+def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
+    return [b for b in schema.get("anyOf", schema.get("oneOf", [schema])) if isinstance(b, dict)]
+
+
+def _may_pool(schema: dict[str, Any]) -> bool:
+    """Whether any pool can hold values for the schema (an entity tag or a free string)."""
+    return any(b.get("x-entity") or schema.get("x-entity")
+               or (b.get("type") == "string" and "enum" not in b and not b.get("format"))
+               for b in _branches(schema))
+
+
 def _pool_candidates(schema: dict[str, Any], pools: Pools) -> list[Any]:
-    branches = [b for b in schema.get("anyOf", schema.get("oneOf", [schema])) if isinstance(b, dict)]
     out: list[Any] = []
-    for branch in branches:
+    for branch in _branches(schema):
         tag = branch.get("x-entity") or schema.get("x-entity")
         if tag:
             source = pools.by_entity.get(tag, [])
@@ -329,19 +389,19 @@ def _pool_candidates(schema: dict[str, Any], pools: Pools) -> list[Any]:
     return out
 
 
-def _random_values(schema: dict[str, Any], pools: Optional[Pools]) -> st.SearchStrategy[Any]:
+def _random_values(schema: dict[str, Any], *, live: bool) -> st.SearchStrategy[Any]:
     if "const" in schema:
         return st.just(schema["const"])
     if "enum" in schema:
         return st.sampled_from(list(schema["enum"]))
     for key in ("anyOf", "oneOf"):
         if key in schema:
-            return st.one_of([schema_values(b, pools) for b in schema[key]])
+            return st.one_of([_values(b, live=live) for b in schema[key]])
     if "allOf" in schema and schema["allOf"]:
-        return schema_values({**schema["allOf"][0], **{k: v for k, v in schema.items() if k != "allOf"}}, pools)
+        return _values({**schema["allOf"][0], **{k: v for k, v in schema.items() if k != "allOf"}}, live=live)
     kind = schema.get("type")
     if isinstance(kind, list):
-        return st.one_of([schema_values({**schema, "type": k}, pools) for k in kind])
+        return st.one_of([_values({**schema, "type": k}, live=live) for k in kind])
     if kind == "string":
         return _string_strategy(schema)
     if kind in ("integer", "number"):
@@ -351,35 +411,35 @@ def _random_values(schema: dict[str, Any], pools: Optional[Pools]) -> st.SearchS
     if kind == "null":
         return st.none()
     if kind == "array":
-        return _array_strategy(schema, pools)
+        return _array_strategy(schema, live)
     if kind == "object" or "properties" in schema:
-        return _object_strategy(schema, pools)
+        return _object_strategy(schema, live)
     return _SCALAR_JSON
 
 
-def _array_strategy(schema: dict[str, Any], pools: Optional[Pools]) -> st.SearchStrategy[Any]:
+def _array_strategy(schema: dict[str, Any], live: bool) -> st.SearchStrategy[Any]:
     lo = schema.get("minItems", 0)
     hi = min(schema.get("maxItems", lo + 4), lo + 4)
     items = schema.get("items")
-    elements = schema_values(items, pools) if isinstance(items, dict) else _SCALAR_JSON
+    elements = _values(items, live=live)
     if schema.get("uniqueItems"):
         return st.lists(elements, min_size=lo, max_size=hi, unique_by=lambda v: orjson.dumps(v))
     return st.lists(elements, min_size=lo, max_size=hi)
 
 
-def _object_strategy(schema: dict[str, Any], pools: Optional[Pools]) -> st.SearchStrategy[Any]:
+def _object_strategy(schema: dict[str, Any], live: bool) -> st.SearchStrategy[Any]:
     props = schema.get("properties", {})
     required = set(schema.get("required", ()))
     # Optional keys are present 2 times in 3 (Hypothesis's own ``optional=`` draws them
     # less often) and shrink toward absent.
     fixed = st.fixed_dictionaries({
-        k: schema_values(v, pools) if k in required
-        else st.tuples(_PRESENT, schema_values(v, pools)).map(lambda t: _Optional(*t))
+        k: _values(v, live=live) if k in required
+        else st.tuples(_PRESENT, _values(v, live=live)).map(lambda t: _Optional(*t))
         for k, v in props.items()}).map(_drop_absent)
     extra = schema.get("additionalProperties")
     if not isinstance(extra, dict) or props:
         return fixed
-    return st.dictionaries(_TEXT.filter(bool), schema_values(extra, pools), max_size=3)
+    return st.dictionaries(_TEXT.filter(bool), _values(extra, live=live), max_size=3)
 
 
 _PRESENT = st.integers(0, 2).map(bool)
@@ -408,6 +468,13 @@ def tool_arguments(spec: ToolSpec, pools: Optional[Pools] = None) -> st.SearchSt
         A strategy of JSON objects (dicts) that satisfy the schema; the tool
         may still reject them for semantic reasons (404, 409, 422).
     """
-    if pools is None:
-        return _cached_random(spec.input_schema)
-    return _object_strategy(spec.input_schema, pools)
+    return schema_values(spec.input_schema, pools)
+
+
+def live_tool_arguments(spec: ToolSpec) -> st.SearchStrategy[dict[str, Any]]:
+    """:func:`tool_arguments` reading the pools of the enclosing :func:`drawing_from` at draw time.
+
+    One strategy object per tool, shared by every state and world that
+    mounts it (the fuzzing state machine's hot path).
+    """
+    return _values(spec.input_schema, live=True)

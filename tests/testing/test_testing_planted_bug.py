@@ -185,3 +185,32 @@ def test_a_failed_call_that_changes_state_is_found():
     failure = _failure(TransactionlessNotes)
     assert failure.invariant == "unexpected-state-change"
     assert any(c["arguments"].get("tool_name") == "list_notes" for c in _calls(failure))
+
+
+def test_a_snippet_of_a_public_record_is_not_a_rubric_leak():
+    """Regression (million-action campaign, seed 7): a report item's ``others`` list the values
+    the reference's tool results returned, such as gmail's 100-character snippet of a policy
+    memo; the fuzz took that snippet for hidden rubric text the moment ``list_messages`` showed it."""
+    from compoworld_gym.envs.compoworld_env import CompoWorldEnv
+    from compoworld_gym.generation import generate_tasks
+    from compoworld_gym.testing import hidden_texts, tasks_env_factory
+    from compoworld_gym.testing.state_machine import env_state_machine
+
+    tasks = generate_tasks(3, seed=264306621)
+    env = CompoWorldEnv(tasks=list(tasks), max_steps=12)
+    env.reset(seed=0)
+    task, world = env.unwrapped.task, env.unwrapped.world
+    obs, *_ = env.step(orjson.dumps({"name": "call_tool", "arguments": {
+        "tool_name": "gmail__list_messages", "arguments": {}}}).decode())
+    snippet = "Escalation routing by expense report total. When the expense report total is $2,440.00 or more, t..."
+    assert snippet in obs and any(snippet in other for c in task.checks for other in getattr(c, "others", []))
+    secrets = hidden_texts(task, world)
+    assert snippet not in secrets
+    assert {c.description for c in task.checks} <= set(secrets)  # descriptions stay hidden
+
+    machine = env_state_machine(tasks_env_factory(tasks))()
+    machine.do_reset(0)
+    machine.do_step(orjson.dumps([{"name": "call_tool", "arguments": {"tool_name": "search_responses", "arguments": {}}},
+                                  {"name": "call_tool", "arguments": {"tool_name": "gmail__list_messages",
+                                                                      "arguments": {}}}]).decode())
+    machine.teardown()
