@@ -243,3 +243,76 @@ def test_doc_example_runs(chat_server, tmp_path, monkeypatch):
     assert trace.reward == 1.0 and trace.metrics["rubric_work"] == 1.0
     assert trace.info["compoworld"]["n_real_tool_calls"] == sum(s.name == "call_tool" for s in TASKS[0].reference)
     assert len(server.requests) == len(TASKS[0].reference) + 1
+
+
+# ------------------------------------------------------------------ fuzzing
+def _fuzz_strategies():
+    """Junk a model may send through MCP: any tool, any argument of any JSON type."""
+    from hypothesis import strategies as st
+
+    junk = st.recursive(
+        st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=20)
+        | st.sampled_from(["helpdesk", "payments", "helpdesk__get_ticket", "payments__list_charges", "CH-0001"]),
+        lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=8), inner, max_size=3),
+        max_leaves=6)
+    call = st.tuples(st.sampled_from(["list_services", "list_tools", "describe_tool", "call_tool", "teleport"]),
+                     st.dictionaries(st.sampled_from(["service", "tool", "tool_name", "arguments", "x"]), junk,
+                                     max_size=3))
+    reference = st.sampled_from([(s.name, s.arguments) for s in TASK.reference])
+    return st.lists(call | reference, min_size=1, max_size=8), st.none() | st.text(max_size=40)
+
+
+def test_the_tool_server_answers_any_call_and_the_reward_replays_it_exactly():
+    """Fuzz the MCP surface verifiers serves (in memory, as its tool server registers it).
+
+    Any tool name and any arguments: MCP answers a call that misses the tool's
+    parameters with its own error result; every call that reaches the episode
+    returns a JSON observation (never a 500), a failed call leaves the world as
+    it was, the episode ends at its step limit and refuses calls after it (409),
+    and the reward's replay of the logged actions reproduces the live episode's
+    observations (digest) and its score, whatever the final answer.
+    """
+    from hypothesis import HealthCheck, given, settings
+    from mcp import Client
+    from mcp.server.mcpserver import MCPServer
+
+    scripts, answers = _fuzz_strategies()
+    max_steps = 5
+
+    async def run(script, answer):
+        toolset = CompoWorldToolset(CompoWorldToolsetConfig(max_steps=max_steps))
+        server = MCPServer("compoworld")
+        toolset.register(server)
+        await toolset.setup_task(CompoWorldData.of(TASK))
+        episode = toolset._episode
+        async with Client(server) as client:
+            for name, arguments in script:
+                before, n_before, ended = episode.env.world.states(), len(episode.actions), episode.ended
+                result = await client.call_tool(name, arguments)
+                text = result.content[0].text if result.content else ""
+                if result.is_error:  # MCP refused it (unknown tool, a parameter missing): nothing reached the env
+                    assert len(episode.actions) == n_before and episode.env.world.states() == before, text
+                    continue
+                obs = json.loads(text)
+                assert len(episode.actions) == n_before + (not ended)  # each call is one step until the end
+                if ended:
+                    assert obs["error"]["code"] == 409
+                failed = [r for r in (obs if isinstance(obs, list) else [obs])
+                          if isinstance(r, dict) and r.get("success") is False]
+                assert all(r["error"]["code"] != 500 for r in failed), obs
+                if failed and isinstance(obs, dict):
+                    assert episode.env.world.states() == before  # a failed call changes nothing
+        assert len(episode.actions) <= max_steps and (episode.ended or len(episode.actions) < max_steps)
+        if episode.ended:
+            assert json.loads(episode.apply('{"name": "list_services"}'))["error"]["code"] == 409
+        live = episode.finish(answer)
+        again = replay(TASK, list(episode.actions), answer, max_steps, episode.digest)
+        assert again.model_dump() == live.model_dump() and 0.0 <= live.rubric_score <= 1.0
+
+    @settings(max_examples=40, deadline=None, derandomize=True, database=None,
+              suppress_health_check=[HealthCheck.too_slow])
+    @given(script=scripts, answer=answers)
+    def fuzz(script, answer):
+        asyncio.run(run(script, answer))
+
+    fuzz()
