@@ -49,7 +49,10 @@ class ReferenceAgent(Agent):
     def reset(self, observation: str, task: Optional[Task] = None) -> None:
         if task is None:
             raise ValueError("ReferenceAgent needs the task (it replays the reference solution)")
-        self._actions = [c.action() for c in task.reference]
+        if _offers_meta_tools(observation):
+            self._actions = [c.action() for c in task.reference]
+        else:  # flat tools (FlatTools): the service calls themselves
+            self._actions = [a for a in (c.flat_action() for c in task.reference) if a is not None]
         self._actions.append(orjson.dumps({"final_answer": task.reference_answer or "Done."}).decode())
         self._i = 0
 
@@ -57,6 +60,17 @@ class ReferenceAgent(Agent):
         action = self._actions[min(self._i, len(self._actions) - 1)]
         self._i += 1
         return action
+
+
+def _offers_meta_tools(observation: str) -> bool:
+    """Whether a reset observation offers the four meta-tools (not flat tools)."""
+    from compoworld_gym.metatools import meta_tool_definitions
+
+    try:
+        offered = {t["function"]["name"] for t in orjson.loads(observation).get("tools", [])}
+    except (orjson.JSONDecodeError, AttributeError, KeyError, TypeError):
+        return True
+    return offered == {d["function"]["name"] for d in meta_tool_definitions()}
 
 
 class RandomAgent(Agent):

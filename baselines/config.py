@@ -99,7 +99,8 @@ class GRPOArguments:
         ValueError: a count that is not a positive int, or a learning rate <= 0.
     """
 
-    model: str = field(metadata={"help": "local model directory ('tiny' = the tiny test model)"})
+    model: str = field(metadata={"help": "local model directory ('tiny' = the tiny test model; 'smollm2' = "
+                                         "SmolLM2-135M-Instruct after: compoworld models fetch smollm2)"})
     tasks: Optional[str] = field(default=None, metadata={
         "help": "JSONL task file (default: 8 generated tasks, seed 0)"})
     output_dir: str = field(default="runs/grpo", metadata={"help": "where the trained model is saved"})
@@ -127,7 +128,8 @@ class SFTArguments:
             or a ``min_score`` outside [0, 1].
     """
 
-    model: str = field(metadata={"help": "local model directory ('tiny' = the tiny test model)"})
+    model: str = field(metadata={"help": "local model directory ('tiny' = the tiny test model; 'smollm2' = "
+                                         "SmolLM2-135M-Instruct after: compoworld models fetch smollm2)"})
     trajectories: list[str] = field(default_factory=list, metadata={
         "help": "JSONL trajectory files (paper format)"})
     tasks: Optional[str] = field(default=None, metadata={

@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, Optional
 
 from compoworld_gym.baselines.agents import ChatAgent
+from compoworld_gym.models import resolve_model
 from compoworld_gym.toolcall_parser import ParsedTurn, parse_tool_calls
 
 
@@ -41,15 +42,19 @@ def _in_hub_cache(model: str) -> bool:
 def check_model_path(model: str) -> None:
     """Check that a model name can load without a download.
 
-    ``"tiny"``, a directory holding ``config.json`` and a hub id already in
-    the local cache pass; so does a bare name (left to ``from_pretrained``).
-    A path-like name (with ``/`` or starting with ``.`` or ``~``) that is no
-    such directory would otherwise be read as a hub repository id and fail
-    with a confusing repository-name error.
+    ``"tiny"``, a fetched registry name (``"smollm2"``, see
+    :mod:`compoworld_gym.models`), a directory holding ``config.json`` and a
+    hub id already in the local cache pass; so does a bare name (left to
+    ``from_pretrained``). A path-like name (with ``/`` or starting with ``.``
+    or ``~``) that is no such directory would otherwise be read as a hub
+    repository id and fail with a confusing repository-name error.
 
     Raises:
-        FileNotFoundError: the directory does not exist, or holds no model.
+        FileNotFoundError: the directory does not exist, or holds no model;
+            a registry name not fetched yet
+            (:class:`~compoworld_gym.models.ModelNotFetchedError`, naming the command).
     """
+    model = resolve_model(model)
     path_like = "/" in model or model.startswith((".", "~"))
     if model == "tiny" or not path_like or _in_hub_cache(model):
         return
@@ -69,18 +74,21 @@ def load_model(model: Any, tokenizer: Any = None, seed: int = 0, device: Optiona
     Args:
         model: a ``PreTrainedModel``; a local directory or hub id for
             ``from_pretrained`` (no downloads happen on machines without
-            network access); or ``"tiny"``: the randomly initialised tiny
-            Qwen3 model of :mod:`.tiny_model` (for smoke tests, not a
-            baseline anyone should report).
+            network access); a registry name of :mod:`compoworld_gym.models`
+            (``"smollm2"``, once ``compoworld models fetch smollm2`` ran); or
+            ``"tiny"``: the randomly initialised tiny Qwen3 model of
+            :mod:`.tiny_model` (for smoke tests, not a baseline anyone should report).
         tokenizer: its tokenizer (default: loaded alongside the model).
         seed: initialisation seed of the ``"tiny"`` model.
         device: ``"cpu"``, ``"cuda"``, ... (default: CUDA when available).
 
     Raises:
         ValueError: a model object without a tokenizer.
-        FileNotFoundError: a model path that holds no model (:func:`check_model_path`).
+        FileNotFoundError: a model path that holds no model, or a registry
+            name not fetched yet (:func:`check_model_path`).
     """
     if isinstance(model, str):
+        model = resolve_model(model)
         check_model_path(model)
     import torch
 
@@ -103,7 +111,7 @@ class HFAgent(ChatAgent):
     """A ``transformers`` causal LM acting through the meta-tools.
 
     Args:
-        model: see :func:`load_model` (object, path, hub id or ``"tiny"``).
+        model: see :func:`load_model` (object, path, hub id, ``"smollm2"`` or ``"tiny"``).
         tokenizer: the model's tokenizer (default: loaded with the model).
         max_new_tokens: tokens generated per turn.
         temperature: 0 for greedy decoding (deterministic), else sampling.

@@ -45,6 +45,15 @@ class MetaCall(BaseModel):
         """The call as an env action text (JSON)."""
         return orjson.dumps({"name": self.name, "arguments": self.arguments}).decode()
 
+    def flat_action(self) -> Optional[str]:
+        """The call as an action of flat-tools mode (:class:`~compoworld_gym.wrappers.FlatTools`):
+        ``call_tool(t, a)`` becomes ``t(a)``; discovery calls have no flat form (None), since
+        flat mode offers every tool up front."""
+        if self.name != "call_tool":
+            return None
+        return orjson.dumps({"name": self.arguments.get("tool_name"),
+                             "arguments": self.arguments.get("arguments", {})}).decode()
+
 
 class Decoy(BaseModel):
     """A planted value an agent could take for the truth.

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from compoworld_gym.cli import catalog_cmds, evaluate, fuzzing, generation, graph_cmd, mcp_cmds, play  # noqa: F401  (register)
+from compoworld_gym.cli import (  # noqa: F401  (register)
+    catalog_cmds, evaluate, fuzzing, generation, graph_cmd, mcp_cmds, models_cmd, play)
 from compoworld_gym.cli.app import app
 
 __all__ = ["app", "main"]

@@ -18,7 +18,7 @@ import typer
 EXTRA_OF_MODULE = {
     "matplotlib": "viz", "mcp": "mcp", "mcp_types": "mcp", "anyio": "mcp", "httpx": "mcp",
     "torch": "train", "transformers": "train", "trl": "train", "peft": "train", "datasets": "train",
-    "accelerate": "train", "tokenizers": "train", "openai": "openai", "vllm": "vllm", "ray": "ray",
+    "accelerate": "train", "tokenizers": "train", "gguf": "train", "openai": "openai", "vllm": "vllm", "ray": "ray",
 }
 
 # Exits a command raises on purpose pass through ``friendly``. typer >= 0.29

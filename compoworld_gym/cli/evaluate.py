@@ -15,6 +15,7 @@ only on a terminal, so ``--json`` output stays clean.
 
 from __future__ import annotations
 
+import functools
 import json
 import sys
 from pathlib import Path
@@ -135,13 +136,16 @@ def eval_cmd(
     agent: List[str] = typer.Option(["reference", "random"], "--agent",
                                     help="Agent(s) to evaluate: reference, random, hf, openai; repeatable."),
     model: Optional[str] = typer.Option(None, "--model", help="hf: local model directory ('tiny' = random "
-                                        "tiny model); openai: model name on the endpoint."),
+                                        "tiny model; 'smollm2' = SmolLM2-135M-Instruct after 'compoworld "
+                                        "models fetch smollm2'); openai: model name on the endpoint."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="openai: endpoint, e.g. "
                                            "http://localhost:8000/v1 (default $OPENAI_BASE_URL)."),
     tasks: Optional[Path] = typer.Option(None, "--tasks", help="JSONL task file (default: the built-in tasks)."),
     generate_n: Optional[int] = typer.Option(None, "--generate", min=1,
                                              help="Evaluate on N freshly generated tasks (seeded by --seed)."),
     k: int = typer.Option(1, "--k", min=1, help="Runs per task (pass@k, pass^k)."),
+    tools: str = typer.Option("meta", "--tools", help="meta: the four meta-tools; flat: every mounted tool "
+                              "offered directly (FlatTools; not with --ray)."),
     max_steps: int = typer.Option(40, "--max-steps", min=1, help="Step limit per episode."),
     seed: int = typer.Option(0, "--seed", min=0, help="Seed of the agents, env resets and --generate."),
     max_new_tokens: int = typer.Option(1024, "--max-new-tokens", min=1, help="hf/openai: tokens per turn."),
@@ -163,8 +167,12 @@ def eval_cmd(
     """
     import contextlib
 
-    from compoworld_gym.baselines.evaluate import evaluate_agent
+    from compoworld_gym.baselines.evaluate import TOOLS_MODES, evaluate_agent
 
+    if tools not in TOOLS_MODES:
+        raise fail(f"--tools must be one of {', '.join(TOOLS_MODES)}, got {tools!r}")
+    if tools != "meta" and (use_ray or ray_address or ray_workers):
+        raise fail(f"--tools {tools} does not run over --ray yet: drop --ray or use --tools meta")
     task_list = _eval_tasks(tasks, generate_n, seed)
     if out is not None:
         check_out_dir(out)
@@ -173,7 +181,7 @@ def eval_cmd(
             check_out(out / f"{name}.metrics.json")
     factories = [(name, _agent_factory(name, model, base_url, max_new_tokens, temperature)) for name in agent]
     session = contextlib.ExitStack()
-    run = evaluate_agent
+    run: Any = functools.partial(evaluate_agent, tools=tools)
     if use_ray or ray_address or ray_workers:
         run, factories = _ray_evaluation(session, factories, ray_address, ray_workers,
                                          model=model, base_url=base_url, max_new_tokens=max_new_tokens,
@@ -193,7 +201,8 @@ def eval_cmd(
                     raise
                 raise fail(f"lost the connection to the OpenAI-compatible endpoint during the evaluation: "
                            f"{problem} (nothing written for agent {name!r})", 1) from None
-            report = {"agent": name, **({"model": model} if name in ("hf", "openai") else {}), **metrics}
+            report = {"agent": name, **({"model": model} if name in ("hf", "openai") else {}),
+                      **({"tools": tools} if tools != "meta" else {}), **metrics}
             reports.append(report)
             if out is not None:
                 with atomic_writer(out / f"{name}.metrics.json") as fh:

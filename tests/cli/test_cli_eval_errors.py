@@ -172,3 +172,22 @@ def test_json_output_is_clean_and_progress_is_drawn_only_on_a_terminal(monkeypat
     assert json.loads(on_tty.stdout)["success_rate"] == 1.0
     drawn = screen.getvalue()
     assert "reference" in drawn and f"/{len(builtin_tasks())}" in drawn
+
+
+def test_eval_tools_flat_replays_the_reference_and_bad_modes_exit_2():
+    import json
+
+    from typer.testing import CliRunner
+
+    from compoworld_gym.cli import app
+
+    runner = CliRunner()
+    out = runner.invoke(app, ["eval", "--agent", "reference", "--tools", "flat", "--json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["tools"] == "flat" and report["success_rate"] == 1.0 and report["tasks"] == 12
+    assert report["parse_failures"] == 0 and report["error_codes"] == {}
+    bad = runner.invoke(app, ["eval", "--agent", "reference", "--tools", "mcp"])
+    assert bad.exit_code == 2 and "--tools must be one of meta, flat" in bad.output
+    ray = runner.invoke(app, ["eval", "--agent", "reference", "--tools", "flat", "--ray"])
+    assert ray.exit_code == 2 and "does not run over --ray" in ray.output
