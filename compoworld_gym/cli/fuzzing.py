@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
@@ -33,12 +34,15 @@ def fuzz(
 ) -> None:
     """Fuzz every built-in service, composition and task pool with Hypothesis state machines.
 
-    Ctrl-C stops after saying what was covered (exit 130); with --log the log
-    keeps every finished batch, and --resume continues it.
+    Ctrl-C or SIGTERM stops after saying what was covered (exit 130); with
+    --log the log keeps every finished batch, and --resume continues it.
     """
     from compoworld_gym.fuzz import KINDS, run_fuzz
 
     _hypothesis_home()
+    # SIGTERM (a job scheduler, `kill`, a background run whose SIGINT is ignored) unwinds like
+    # Ctrl-C: the report is printed and the worker pool shut down, instead of orphaning workers.
+    signal.signal(signal.SIGTERM, _interrupt)
     if log is not None and resume is not None:
         raise fail("give --log F for a new campaign or --resume F to continue one, not both")
     if examples is not None and minutes is not None:
@@ -61,6 +65,10 @@ def fuzz(
             console.print(f"  {f['target']}: {f['invariant']}: {f['message'][:300]}", markup=False)
     if report["failures"]:
         raise typer.Exit(1)
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _names(value: Optional[str], allowed: Optional[Sequence[str]], option: str) -> Optional[list[str]]:

@@ -146,3 +146,34 @@ def test_fuzz_leaves_no_hypothesis_folder_in_the_working_directory(tmp_path):
                          cwd=work, env=env, capture_output=True, text=True, timeout=300)
     assert out.returncode == 0, out.stderr
     assert list(work.iterdir()) == []
+
+
+def test_fuzz_sigterm_reports_exits_130_and_leaves_no_worker_behind(tmp_path):
+    """Regression (the million-action campaign): SIGTERM killed the parent of a --workers 2
+    campaign outright and its two workers kept fuzzing, orphaned."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    log = tmp_path / "campaign.jsonl"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "compoworld_gym.cli", "fuzz", "--minutes", "10", "--workers", "2", "--seed", "1",
+         "--include", "service", "--services", "helpdesk,gmail", "--log", str(log)],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and (not log.exists() or len(log.read_text().splitlines()) < 3):
+            time.sleep(0.5)
+        assert len(log.read_text().splitlines()) >= 3, "no batch finished"
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+    assert proc.returncode == 130, err
+    assert "interrupted:" in err and f"--resume {log} continues" in err
+    time.sleep(1)
+    with pytest.raises(ProcessLookupError):
+        os.killpg(proc.pid, 0)  # the whole session is gone: no orphaned worker
