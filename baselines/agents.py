@@ -64,13 +64,13 @@ class ReferenceAgent(Agent):
 
 def _offers_meta_tools(observation: str) -> bool:
     """Whether a reset observation offers the four meta-tools (not flat tools)."""
-    from compoworld_gym.metatools import meta_tool_definitions
+    from compoworld_gym.metatools import META_TOOL_NAMES
 
     try:
         offered = {t["function"]["name"] for t in orjson.loads(observation).get("tools", [])}
     except (orjson.JSONDecodeError, AttributeError, KeyError, TypeError):
         return True
-    return offered == {d["function"]["name"] for d in meta_tool_definitions()}
+    return offered == set(META_TOOL_NAMES)
 
 
 class RandomAgent(Agent):

@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from compoworld_gym.actions import MAX_ACTION_CHARS, MAX_CALLS_PER_ACTION, MAX_DEPTH
 from compoworld_gym.service import ToolSpec
-from compoworld_gym.testing.strategies import Pools, live_tool_arguments, state_pools, with_pools
+from compoworld_gym.testing.strategies import Pools, by_identity, live_tool_arguments, state_pools, with_pools
 from compoworld_gym.world import World
 
 
@@ -66,18 +66,16 @@ def _bind(strategy: st.SearchStrategy[Any], world: World, pools: Optional[Pools]
     return with_pools(strategy, state_pools(world.services.values()) if pools is None else pools)
 
 
-_CALL_CACHE: dict[tuple[str, int], tuple[ToolSpec, st.SearchStrategy[dict[str, Any]]]] = {}
+#: ``{id(spec): (spec, {exposed name: strategy})}`` (see :func:`~compoworld_gym.testing.strategies.by_identity`).
+_CALL_CACHE: dict[int, tuple[ToolSpec, dict[str, st.SearchStrategy[dict[str, Any]]]]] = {}
 
 
 def _tool_call(name: str, spec: ToolSpec) -> st.SearchStrategy[dict[str, Any]]:
-    """The live ``call_tool`` strategy of one exposed tool, built once (the spec is kept alive)."""
-    hit = _CALL_CACHE.get((name, id(spec)))
-    if hit is None or hit[0] is not spec:
-        if len(_CALL_CACHE) > 20_000:
-            _CALL_CACHE.clear()
-        strategy = live_tool_arguments(spec).map(lambda a: call("call_tool", tool_name=name, arguments=a))
-        hit = _CALL_CACHE[(name, id(spec))] = (spec, strategy)
-    return hit[1]
+    """The live ``call_tool`` strategy of one exposed tool, built once per (spec, exposed name)."""
+    by_name = by_identity(_CALL_CACHE, spec, dict)
+    if name not in by_name:
+        by_name[name] = live_tool_arguments(spec).map(lambda a: call("call_tool", tool_name=name, arguments=a))
+    return by_name[name]
 
 
 def _tool_calls(tools: list[tuple[str, ToolSpec]]) -> st.SearchStrategy[dict[str, Any]]:

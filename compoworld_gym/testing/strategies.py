@@ -33,7 +33,7 @@ import functools
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Any, Iterable, Iterator, Optional
+from typing import Any, Callable, Iterable, Iterator, Optional
 
 import orjson
 from hypothesis import strategies as st
@@ -71,10 +71,7 @@ class Pools:
     def candidates(self, schema: dict[str, Any]) -> list[Any]:
         """The pooled values that satisfy ``schema`` (an entity-tagged or free-string field),
         computed once per schema object."""
-        hit = self._fitting.get(id(schema))
-        if hit is None or hit[0] is not schema:
-            hit = self._fitting[id(schema)] = (schema, _pool_candidates(schema, self))
-        return hit[1]
+        return by_identity(self._fitting, schema, lambda: _pool_candidates(schema, self))
 
 
 class _Node:
@@ -324,22 +321,32 @@ def _values(schema: Any, *, live: bool) -> st.SearchStrategy[Any]:
     """The (cached) strategy of a schema: pool-free, or live (reading :func:`drawing_from`'s pools)."""
     if not isinstance(schema, dict) or not schema:
         return _SCALAR_JSON
-    cache = _LIVE_CACHE if live else _RANDOM_CACHE
-    hit = cache.get(id(schema))
-    if hit is None or hit[0] is not schema:
-        if len(cache) > 20_000:
+    if not live:
+        return by_identity(_RANDOM_CACHE, schema, lambda: _random_values(schema, live=False))
+    return by_identity(_LIVE_CACHE, schema, lambda: _live_values(schema))
+
+
+def _live_values(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
+    random_part = _random_values(schema, live=True) if _is_composite(schema) else _values(schema, live=False)
+    return _pooled(schema, random_part) if _may_pool(schema) else random_part
+
+
+def by_identity(cache: dict[int, tuple[Any, Any]], obj: Any, build: Callable[[], Any], limit: int = 20_000) -> Any:
+    """``build()`` cached under the identity of ``obj`` (a schema, a tool spec), built once.
+
+    Reusing strategy objects matters, since Hypothesis validates each new
+    one. The entry keeps ``obj`` alive, so its ``id`` is never reused; the
+    cache is emptied past ``limit`` entries.
+    """
+    hit = cache.get(id(obj))
+    if hit is None or hit[0] is not obj:
+        if len(cache) > limit:
             cache.clear()
-        if not live:
-            built = _random_values(schema, live=False)
-        else:
-            random_part = _random_values(schema, live=True) if _is_composite(schema) else _values(schema, live=False)
-            built = _pooled(schema, random_part) if _may_pool(schema) else random_part
-        hit = cache[id(schema)] = (schema, built)
+        hit = cache[id(obj)] = (obj, build())
     return hit[1]
 
 
-#: ``{id(schema): (schema, strategy)}``: reusing strategy objects matters, since Hypothesis
-#: validates each new one; the cache keeps the schema alive, so its ``id`` is never reused.
+#: ``{id(schema): (schema, strategy)}`` (see :func:`by_identity`).
 _RANDOM_CACHE: dict[int, tuple[dict[str, Any], st.SearchStrategy[Any]]] = {}
 _LIVE_CACHE: dict[int, tuple[dict[str, Any], st.SearchStrategy[Any]]] = {}
 _QUARTERS = st.integers(0, 3)
