@@ -25,30 +25,22 @@ Example:
 
 from __future__ import annotations
 
-import functools
-import itertools
-import json
+import hashlib
 import os
-import random
 import signal
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import IO, Any, Callable, Iterator, Optional, Sequence
+from typing import Any, Callable, Iterator, Optional, Sequence
 
-import gymnasium as gym
-
-from compoworld_gym.fuzz_log import FuzzLogError, check_settings, open_log, read_log  # noqa: F401  (FuzzLogError re-exported)
-from compoworld_gym.testing.runner import DEEP, FuzzProfile, probe_task, run_machine, tasks_env_factory
-
-#: Target kinds, in the order they are listed.
-KINDS = ("service", "composition", "generated", "builtin")
-
-#: Runs per target per round of a ``minutes`` campaign (about a second or two of work each).
-BATCH_RUNS = 10
-#: Most runs in one batch of an ``examples`` campaign (a larger share is cut into rounds).
-MAX_BATCH_RUNS = 50
+from compoworld_gym.fuzz_log import (  # noqa: F401  (FuzzLogError, BatchRecord re-exported)
+    BatchFailure, BatchRecord, FuzzLogError, LogWriter, check_settings, read_log,
+)
+from compoworld_gym.fuzz_plan import (  # noqa: F401  (the plan's names re-exported)
+    BATCH_RUNS, KINDS, MAX_BATCH_RUNS, Batch, Target, plan_batches, plan_targets, random_compositions,
+)
+from compoworld_gym.testing.runner import DEEP, FuzzProfile, run_machine
 
 #: Called as each batch finishes: ``(entry, runs_done, runs_total)``. ``entry`` is the batch's log
 #: record (``target``, ``index``, ``round``, ``seed``, ``planned``, ``runs``, ``actions``,
@@ -66,134 +58,6 @@ class FuzzInterrupted(KeyboardInterrupt):
         self.report = report
 
 
-@dataclass(frozen=True)
-class Target:
-    """One thing to fuzz (picklable, so workers can rebuild it).
-
-    Attributes:
-        kind: ``"service"``, ``"composition"``, ``"generated"`` or ``"builtin"``.
-        services: the services mounted (service and composition targets).
-        distractors: distractor services (composition targets).
-        seed: seed of the generated tasks (generated targets).
-    """
-
-    kind: str
-    services: tuple[str, ...] = ()
-    distractors: tuple[str, ...] = ()
-    seed: int = 0
-
-    @property
-    def label(self) -> str:
-        """A short name, e.g. ``service:helpdesk`` or ``composition:crm+gmail``."""
-        if self.kind in ("service", "composition"):
-            return f"{self.kind}:{'+'.join(self.services)}"
-        return f"{self.kind}:{self.seed}" if self.kind == "generated" else self.kind
-
-    def factory(self) -> Callable[[], gym.Env]:
-        """The env factory of this target (its task pool is built once per process)."""
-        return tasks_env_factory(_task_pool(self))
-
-
-@functools.lru_cache(maxsize=64)  # a campaign has ~51 targets: its batches share their pools, bounded
-def _task_pool(target: Target) -> tuple[Any, ...]:
-    from compoworld_gym.catalog import get_service
-
-    if target.kind in ("service", "composition"):
-        classes = [get_service(n) for n in target.services]
-        return tuple(probe_task(classes, seed=s, distractors=target.distractors) for s in (0, 1))
-    if target.kind == "generated":
-        from compoworld_gym.generation import generate_tasks
-
-        return tuple(generate_tasks(3, seed=target.seed))
-    if target.kind == "builtin":
-        from compoworld_gym.builtin_tasks import builtin_tasks
-
-        return tuple(builtin_tasks())
-    raise ValueError(f"unknown target kind {target.kind!r}; use one of {', '.join(KINDS)}")
-
-
-def random_compositions(n: int, rng: random.Random, names: Sequence[str]) -> list[Target]:
-    """``n`` compositions of 2-4 services by random walk on the dependency graph,
-    each with 2 distractors (random subsets where the walk gets stuck)."""
-    from compoworld_gym.composition import WalkError, random_walk
-    from compoworld_gym.graph import build_graph
-
-    graph = build_graph()
-    out = []
-    for _ in range(n):
-        k = rng.randint(2, min(4, len(names)))
-        try:
-            services = list(random_walk(graph, rng, k).services)
-        except WalkError:
-            services = rng.sample(sorted(names), k)
-        rest = sorted(set(names) - set(services))
-        out.append(Target("composition", tuple(services), tuple(rng.sample(rest, min(2, len(rest))))))
-    return out
-
-
-def plan_targets(seed: int, include: Sequence[str] = KINDS, services: Optional[Sequence[str]] = None,
-                 compositions: int = 8, generated: int = 2) -> list[Target]:
-    """The targets of one fuzz campaign (deterministic for a seed).
-
-    Args:
-        seed: campaign seed (compositions and generated-task seeds).
-        include: target kinds to include.
-        services: restrict service targets to these names (default: all built-ins).
-        compositions: number of random compositions.
-        generated: number of generated-task pools (3 tasks each).
-    """
-    from compoworld_gym.catalog import service_names
-
-    names = list(services) if services is not None else service_names()
-    rng = random.Random(f"fuzz:{seed}")
-    targets: list[Target] = []
-    if "service" in include:
-        targets += [Target("service", (n,)) for n in names]
-    if "composition" in include and len(names) >= 2:
-        targets += random_compositions(compositions, rng, service_names())
-    if "generated" in include:
-        targets += [Target("generated", seed=rng.randrange(2**31)) for _ in range(generated)]
-    if "builtin" in include:
-        targets.append(Target("builtin"))
-    return targets
-
-
-@dataclass(frozen=True)
-class Batch:
-    """One unit of a campaign: ``runs`` runs of target ``index`` in ``round``, on ``seed``."""
-
-    index: int
-    round: int
-    runs: int
-    seed: int
-
-
-def plan_batches(n_targets: int, seed: int, examples: Optional[int], batch: int) -> Iterator[Batch]:
-    """The batches of a campaign, in order.
-
-    With ``examples``: the runs split over the targets (each gets >= 1),
-    a target's share cut into rounds of at most :data:`MAX_BATCH_RUNS` (so
-    no batch holds Hypothesis's record of hundreds of runs at once).
-    Without (a ``minutes`` campaign): round 0 is a sweep of one run per
-    target, so even a short campaign reaches every target (and every
-    target's code and caches are warm early); then endless rounds of
-    ``batch`` runs per target. Round ``r`` of target ``i`` runs on seed
-    ``seed + i + r * 1000003``.
-    """
-    def seed_of(i: int, rnd: int) -> int:
-        return (seed + i + rnd * 1_000_003) % 2**32
-
-    if examples is not None:
-        base, extra = divmod(examples, n_targets) if n_targets else (0, 0)
-        shares = [max(1, base + (i < extra)) for i in range(n_targets)]
-        for rnd in range(-(-max(shares, default=0) // MAX_BATCH_RUNS)):
-            yield from (Batch(i, rnd, min(MAX_BATCH_RUNS, share - rnd * MAX_BATCH_RUNS), seed_of(i, rnd))
-                        for i, share in enumerate(shares) if share > rnd * MAX_BATCH_RUNS)
-        return
-    for rnd in itertools.count():
-        yield from (Batch(i, rnd, 1 if rnd == 0 else batch, seed_of(i, rnd)) for i in range(n_targets))
-
-
 def _rss_mb() -> Optional[float]:
     try:
         with open("/proc/self/statm", encoding="ascii") as fh:
@@ -206,20 +70,20 @@ def _run_batch(job: tuple[Target, FuzzProfile, Batch]) -> dict[str, Any]:
     """Run one batch (in this process or a worker) and return its log record."""
     target, profile, batch = job
     started = time.perf_counter()
-    entry: dict[str, Any] = {"target": target.label, "index": batch.index, "round": batch.round,
-                             "seed": batch.seed, "planned": batch.runs, "runs": 0, "actions": 0,
-                             "failures": 0, "failure": None}
+    runs, actions, digest = 0, 0, None
+    found: Optional[BatchFailure] = None
     try:
         stats, failure = run_machine(target.factory(), profile=profile, seed=batch.seed, quiet=True)
-        entry["runs"], entry["actions"] = stats.runs, stats.actions
+        runs, actions, digest = stats.runs, stats.actions, stats.digest
         if failure is not None:
-            entry["failure"] = {"invariant": failure.invariant, "message": str(failure)}
+            found = BatchFailure(invariant=failure.invariant, message=str(failure))
     except Exception as exc:  # noqa: BLE001 - a crash of the harness or of a target is a finding too
-        entry["failure"] = {"invariant": "crash", "message": f"{type(exc).__name__}: {exc}"}
-    entry["failures"] = int(entry["failure"] is not None)
-    entry["seconds"] = round(time.perf_counter() - started, 3)
-    entry["rss_mb"] = _rss_mb()
-    return entry
+        found = BatchFailure(invariant="crash", message=f"{type(exc).__name__}: {exc}")
+    return BatchRecord(target=target.label, index=batch.index, round=batch.round, seed=batch.seed,
+                       planned=batch.runs, runs=runs, actions=actions, digest=digest,
+                       failures=int(found is not None),
+                       failure=found, seconds=round(time.perf_counter() - started, 3),
+                       rss_mb=_rss_mb()).model_dump()
 
 
 # ------------------------------------------------------------------------------------------- run
@@ -284,14 +148,26 @@ def _summary(targets: list[Target], records: list[dict[str, Any]], settings: dic
     return {"examples": sum(e["runs"] for e in per_target), "actions": sum(e["actions"] for e in per_target),
             "failures": len(failed), "seconds": round(seconds, 2), "seed": settings["seed"],
             "steps": settings["steps"], "minutes": settings["minutes"], "targets": len(targets),
+            "targets_reached": sum(e["batches"] > 0 for e in per_target),
             "batches": len(records), "rounds": 1 + max((r["round"] for r in records), default=-1),
-            "rss_mb_max": max(rss, default=None), "failed": failed, "notes": notes, "per_target": per_target}
+            "rss_mb_max": max(rss, default=None), "digest": _digest(records), "failed": failed, "notes": notes,
+            "per_target": per_target}
+
+
+def _digest(records: list[dict[str, Any]]) -> str:
+    """BLAKE2b-128 over the batches' digests in plan order (whatever order workers finished them in):
+    two campaigns with the same settings drew the same actions iff their digests agree."""
+    h = hashlib.blake2b(digest_size=16)
+    for r in sorted(records, key=lambda r: (r["round"], r["index"])):
+        h.update(f"{r['index']}:{r['round']}:{r.get('digest')}\n".encode())
+    return h.hexdigest()
 
 
 def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, steps: Optional[int] = None,
              workers: int = 1, include: Optional[Sequence[str]] = None, services: Optional[Sequence[str]] = None,
              progress: Optional[FuzzProgress] = None, minutes: Optional[float] = None,
-             batch: Optional[int] = None, log: Optional[Path] = None, resume: bool = False) -> dict[str, Any]:
+             batch: Optional[int] = None, log: Optional[Path] = None, resume: bool = False,
+             action_timeout: Optional[float] = DEEP.machine.action_timeout) -> dict[str, Any]:
     """Fuzz the built-in suite: ``examples`` runs in total, or rounds of batches for ``minutes``.
 
     Args:
@@ -299,10 +175,12 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
             Default 1000 when neither it nor ``minutes`` is given.
         seed: campaign seed; None draws one from the OS (reported in the
             result, so the campaign can be repeated).
-        steps: steps per run (default: the deep profile's).
+        steps: steps per run, the run's first reset included (>= 2; default:
+            the deep profile's).
         workers: processes to run batches in parallel.
-        include: target kinds (:data:`KINDS`; default all).
-        services: restrict service targets to these service names.
+        include: target kinds (:data:`KINDS`; default all, or service and
+            composition when ``services`` is given).
+        services: restrict service targets and compositions to these names.
         progress: a :data:`FuzzProgress`, called once per batch as it
             finishes (in completion order when ``workers`` > 1).
         minutes: run rounds until this much wall time has passed (counting
@@ -310,20 +188,26 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
         batch: runs per target per round with ``minutes`` (:data:`BATCH_RUNS`).
         log: append the header and one JSON line per finished batch here.
         resume: continue the campaign of ``log``: its settings fill the
-            ones left None, its batches are skipped and counted in the totals.
+            ones left None (``examples`` and ``minutes`` as a pair), its
+            batches are skipped and counted in the totals.
+        action_timeout: seconds one reset or step may take before it is a
+            ``hang`` finding (None: no limit). Not a log setting.
 
     Returns:
         ``{"examples": runs executed, "actions": resets and steps executed,
         "failures": int, "seconds": float, "seed", "steps", "minutes",
-        "targets", "batches", "rounds", "rss_mb_max", "failed": [{"target",
+        "targets" (planned), "targets_reached" (with a finished batch), "batches",
+        "digest" (of every action drawn; equal for equal settings), "rounds", "rss_mb_max", "failed": [{"target",
         "round", "invariant", "message"}], "notes": [str], "per_target":
         [{"target", "planned", "runs", "actions", "batches", "failures",
         "failure", "seconds"}]}`` (``per_target`` in plan order).
 
     Raises:
-        ValueError: a count < 1, or both or neither of examples/minutes.
-        FuzzLogError: ``resume`` of a log that is damaged or of other settings, or a
-            new ``log`` over a file that already holds one.
+        ValueError: a count < 1, steps < 2, both examples and minutes, or an
+            unknown service.
+        FuzzLogError: ``resume`` of a log that is damaged, locked by a running
+            campaign or of other settings, or a new ``log`` over a file that
+            already holds one.
         FuzzInterrupted: Ctrl-C; its ``report`` covers what finished.
     """
     if workers < 1:
@@ -334,26 +218,27 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
              "services": None if services is None else list(services), "examples": examples,
              "minutes": minutes, "batch": batch}
     header, previous, notes, keep = read_log(Path(log)) if resume else ({}, [], [], None)
-    settings = _defaults({k: header.get(k) if v is None else v for k, v in given.items()})
+    # examples and minutes are one choice: giving either replaces the log's pair (and a
+    # differing one is then named by check_settings), instead of mixing them
+    pair = ("examples", "minutes") if examples is not None or minutes is not None else ()
+    settings = _defaults({k: header.get(k) if v is None and k not in pair else v for k, v in given.items()})
     targets = plan_targets(settings["seed"], settings["include"], settings["services"])
     labels = [t.label for t in targets]
     if resume:
-        check_settings(Path(log), header, settings, labels)
+        check_settings(Path(log), header, settings, labels, previous)
     started = time.monotonic()
     spent = max((r.get("elapsed", 0.0) for r in previous), default=0.0)
     deadline = None if settings["minutes"] is None else started + settings["minutes"] * 60 - spent
     records = list(previous)
     done_keys = {(r["index"], r["round"]) for r in previous}
     dropped = {r["index"] for r in previous if r["failure"]}  # a failed target is not fuzzed again
-    profile = replace(DEEP, steps=settings["steps"])
+    profile = replace(DEEP, steps=settings["steps"], machine=replace(DEEP.machine, action_timeout=action_timeout))
     batches = plan_batches(len(targets), settings["seed"], settings["examples"], settings["batch"])
     total = None if settings["examples"] is None else sum(
         b.runs for b in plan_batches(len(targets), settings["seed"], settings["examples"], 1))
     jobs = _pending(targets, profile, batches, done_keys, dropped)
     runs_done = sum(r["planned"] for r in previous)
-    fh: Optional[IO[str]] = None
-    if log is not None:
-        fh = open_log(Path(log), settings, labels, keep)
+    writer = None if log is None else LogWriter(Path(log), settings, labels, keep)
 
     def finished(entry: dict[str, Any]) -> None:
         nonlocal runs_done
@@ -362,9 +247,8 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
         runs_done += entry["planned"]
         if entry["failure"]:
             dropped.add(entry["index"])
-        if fh is not None:
-            fh.write(json.dumps(entry) + "\n")
-            fh.flush()
+        if writer is not None:
+            writer.write(entry)
         if progress:
             progress(entry, runs_done, total)
 
@@ -374,8 +258,8 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
         raise FuzzInterrupted(_summary(targets, records, settings, spent + time.monotonic() - started,
                                        notes)) from None
     finally:
-        if fh is not None:
-            fh.close()
+        if writer is not None:
+            writer.close()
     return _summary(targets, records, settings, spent + time.monotonic() - started, notes)
 
 
@@ -392,10 +276,14 @@ def _defaults(given: dict[str, Any]) -> dict[str, Any]:
         s["batch"] = BATCH_RUNS if s["batch"] is None else int(s["batch"])
     s["seed"] = int.from_bytes(os.urandom(4), "little") if s["seed"] is None else int(s["seed"])
     s["steps"] = DEEP.steps if s["steps"] is None else int(s["steps"])
-    s["include"] = list(KINDS) if s["include"] is None else list(s["include"])
-    for name in ("examples", "steps", "batch"):
+    if s["include"] is None:  # a user naming services means those, not 15-service generated worlds
+        s["include"] = ["service", "composition"] if s["services"] is not None else list(KINDS)
+    s["include"] = list(s["include"])
+    for name in ("examples", "batch"):
         if s[name] is not None and s[name] < 1:
             raise ValueError(f"{name} must be >= 1; got {s[name]}")
+    if s["steps"] < 2:
+        raise ValueError(f"steps must be >= 2 (a run's first step is its reset); got {s['steps']}")
     if s["minutes"] is not None and not s["minutes"] > 0:
         raise ValueError(f"minutes must be > 0; got {s['minutes']}")
     return s

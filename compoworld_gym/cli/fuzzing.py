@@ -17,19 +17,30 @@ from compoworld_gym.cli.common import ProgressBar, check_out, console, errors, f
 @app.command()
 def fuzz(
     examples: Optional[int] = typer.Option(
-        None, "--examples", min=1, help="Total state-machine runs, split over the targets (default 1000)."),
+        None, "--examples", min=1,
+        help="State-machine runs to plan, split over the targets: each target gets at least 1, and "
+             "Hypothesis adds its shrink runs on a failure (default 1000)."),
     minutes: Optional[float] = typer.Option(
         None, "--minutes", min=0.001, help="Instead of --examples: rounds over every target until the time is up."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Campaign seed (default: random, reported)."),
-    steps: Optional[int] = typer.Option(None, "--steps", min=1, help="Steps per run (default: deep profile)."),
+    steps: Optional[int] = typer.Option(
+        None, "--steps", min=2, help="Steps per run, its first reset included (default: deep profile, 20)."),
     workers: int = typer.Option(1, "--workers", min=1, help="Parallel worker processes."),
     include: Optional[str] = typer.Option(
-        None, "--include", help="Target kinds, comma-separated: service,composition,generated,builtin (default all)."),
-    services: Optional[str] = typer.Option(None, "--services", help="Only these services, comma-separated."),
+        None, "--include",
+        help="Target kinds, comma-separated, of: service, composition, generated, builtin (default all; "
+             "service and composition with --services)."),
+    services: Optional[str] = typer.Option(
+        None, "--services",
+        help="Only these services (comma-separated; `compoworld services` lists them), alone and in "
+             "compositions of each other."),
     log: Optional[Path] = typer.Option(
         None, "--log", help="Write a JSON-lines log: the settings, then one line per finished batch."),
     resume: Optional[Path] = typer.Option(
         None, "--resume", help="Continue the campaign of this log (its settings; appends to it)."),
+    action_timeout: float = typer.Option(
+        10.0, "--action-timeout", min=0.0,
+        help="Seconds one reset or step may take before it is a 'hang' finding (0: no limit)."),
     as_json: bool = typer.Option(False, "--json", help="Print examples, actions, failures, seconds, ... as JSON."),
 ) -> None:
     """Fuzz every built-in service, composition and task pool with Hypothesis state machines.
@@ -49,17 +60,20 @@ def fuzz(
         raise fail("give --examples N or --minutes M, not both")
     kwargs = {"examples": examples, "minutes": minutes, "seed": seed, "steps": steps, "workers": workers,
               "include": _names(include, KINDS, "--include"), "services": _names(services, None, "--services"),
-              "log": resume or log, "resume": resume is not None}
+              "log": resume or log, "resume": resume is not None, "action_timeout": action_timeout or None}
     if log is not None:
         check_out(log)
     with progress("fuzz (0 failure(s))", total=None) as bar:
-        report = _run_with_bar(run_fuzz, {k: v for k, v in kwargs.items() if v is not None}, bar)
+        report = _run_with_bar(run_fuzz, {k: v for k, v in kwargs.items()
+                                          if v is not None or k == "action_timeout"}, bar)
     for note in report["notes"]:
         errors.print(f"note: {note}", markup=False, highlight=False)
     if as_json:
         print_json(report)
     else:
-        console.print(f"{report['examples']} runs, {report['actions']} actions over {report['targets']} targets "
+        reached = report["targets_reached"]
+        over = f"{reached} targets" if reached == report["targets"] else f"{reached} of {report['targets']} targets"
+        console.print(f"{report['examples']} runs, {report['actions']} actions over {over} "
                       f"in {report['seconds']:.1f} s: {report['failures']} failure(s) (seed {report['seed']})")
         for f in report["failed"]:
             console.print(f"  {f['target']}: {f['invariant']}: {f['message'][:300]}", markup=False)

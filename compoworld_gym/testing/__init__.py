@@ -66,12 +66,13 @@ from compoworld_gym.testing.state_machine import (
     FuzzFailure,
     MachineConfig,
     env_state_machine,
-    hidden_texts,
 )
+from compoworld_gym.testing.secrets import hidden_texts
+from compoworld_gym.testing.time_limit import ActionTimeout
 from compoworld_gym.testing.strategies import Pools, schema_values, state_pools, tool_arguments
 
 __all__ = [
-    "CANARY", "DEEP", "SHORT", "EnvMachine", "FuzzFailure", "FuzzProfile", "MachineConfig", "Pools",
+    "CANARY", "DEEP", "SHORT", "ActionTimeout", "EnvMachine", "FuzzFailure", "FuzzProfile", "MachineConfig", "Pools",
     "discovery_calls", "env_state_machine", "final_answers", "fuzz_env", "fuzz_service", "fuzz_tasks",
     "hidden_texts", "malformed_actions", "meta_tool_calls", "probe_task", "registered", "schema_values",
     "service_env_factory", "state_pools", "tasks_env_factory", "tool_arguments", "tool_calls",

@@ -60,10 +60,13 @@ class FuzzStats:
         runs: state-machine runs finished (Hypothesis's shrink runs included).
         actions: ``reset`` and ``step`` calls the runs made on their envs
             (not counting the fresh-env references and teardown replays).
+        digest: hex BLAKE2b-128 of every reset seed and action drawn, in
+            order: the same seed draws the same digest, in any process.
     """
 
     runs: int
     actions: int
+    digest: str = ""
 
 
 def run_machine(env_factory: Callable[[], gym.Env], *, profile: FuzzProfile = SHORT, seed: int = 0,
@@ -89,12 +92,43 @@ def run_machine(env_factory: Callable[[], gym.Env], *, profile: FuzzProfile = SH
     test = get_state_machine_test(machine, settings=config)
     failure = None
     try:
-        hypothesis_seed(seed)(test)()
+        with _no_local_constants():
+            hypothesis_seed(seed)(test)()
     except FuzzFailure as exc:
         failure = exc
     finally:
         _forget(machine)
-    return FuzzStats(machine.runs_done, machine.actions_done), failure
+    return FuzzStats(machine.runs_done, machine.actions_done, machine._digest.hexdigest()), failure  # noqa: SLF001
+
+
+@contextlib.contextmanager
+def _no_local_constants() -> Iterator[None]:
+    """Draw without the literals of the caller's own modules, so a seed draws the same runs
+    from the CLI, from a script, under pytest and in worker processes.
+
+    Hypothesis (6.13x+) mixes constants found in "local" modules (any
+    imported module outside site-packages and the standard library: the
+    user's script, their tests, an editable install) into 5% of draws, so
+    what a seed draws depended on what happened to be imported. There is no
+    setting for it; this swaps the private ``_get_local_constants`` for an
+    empty set for the duration of the run (a no-op if a Hypothesis version
+    lacks it) and drops the cache of constants permitted per draw.
+    """
+    from hypothesis.internal.conjecture import providers
+
+    original = getattr(providers, "_get_local_constants", None)
+    cache = getattr(providers, "CONSTANTS_CACHE", None)
+    if original is None or cache is None or not hasattr(providers, "Constants"):
+        yield
+        return
+    empty = providers.Constants()
+    providers._get_local_constants = lambda: empty  # noqa: SLF001 - see the docstring
+    cache.cache.clear()
+    try:
+        yield
+    finally:
+        providers._get_local_constants = original  # noqa: SLF001
+        cache.cache.clear()
 
 
 def _forget(machine: type[EnvMachine]) -> None:

@@ -19,7 +19,10 @@ and further resets (with and without a seed). After every step it checks:
 * no rubric check id/description or reference solution text reaches an
   observation;
 * replaying the run's resets and actions in a fresh env reproduces every
-  observation, reward, flag, info and the final states (checked at teardown).
+  observation, reward, flag, info and the final states (checked at teardown);
+* every ``reset`` and ``step`` returns within ``MachineConfig.action_timeout``
+  seconds (a tool that never returns is a ``hang`` finding, not a hung
+  campaign).
 
 Envs that do not expose ``env.unwrapped.world`` (a
 :class:`~compoworld_gym.world.World`) get the generic checks only.
@@ -27,10 +30,12 @@ Envs that do not expose ``env.unwrapped.world`` (a
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 import math
 import traceback
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, Optional
+from typing import Any, Callable, ClassVar, Iterator, Optional
 
 import gymnasium as gym
 import numpy as np
@@ -41,7 +46,9 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 from compoworld_gym.actions import parse_action
 from compoworld_gym.episode import mount
 from compoworld_gym.testing.actions import call, dumps, final_answers, live_action_strategies, malformed_actions
+from compoworld_gym.testing.secrets import hidden_texts
 from compoworld_gym.testing.strategies import Pools, drawing_from, state_pools
+from compoworld_gym.testing.time_limit import ActionTimeout, time_limit
 from compoworld_gym.world import World
 
 #: Step kinds, most useful first (Hypothesis shrinks toward the first).
@@ -88,19 +95,6 @@ def _dump(value: Any) -> bytes:
     return orjson.dumps(value, option=_DUMP_OPTS, default=repr)
 
 
-def _strings_in(value: Any) -> list[str]:
-    out, stack = [], [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, str):
-            out.append(node)
-        elif isinstance(node, dict):
-            stack.extend(node.values())
-        elif isinstance(node, (list, tuple)):
-            stack.extend(node)
-    return out
-
-
 @dataclass(frozen=True)
 class MachineConfig:
     """What the state machine checks and draws.
@@ -116,6 +110,13 @@ class MachineConfig:
         allow_internal_errors: accept 500 results (a 500 means a tool raised
             an unexpected exception or produced an invalid state: a bug the
             framework contained, but a bug).
+        json_observations: observations are JSON text (the env's own); False
+            for wrappers that render text (``ChatFormat``): then only the
+            observation space is checked.
+        action_timeout: seconds a ``reset`` or ``step`` may take before the
+            run fails with ``hang`` (None: no limit; needs ``SIGALRM`` and
+            the main thread, else unlimited). Steps take milliseconds; the
+            limit is generous so a loaded machine does not make findings.
     """
 
     seeds: tuple[int, ...] = (0, 1, 2)
@@ -124,6 +125,13 @@ class MachineConfig:
     check_determinism: bool = True
     check_leaks: bool = True
     allow_internal_errors: bool = False
+    json_observations: bool = True
+    action_timeout: Optional[float] = 10.0
+
+
+#: Once a machine class has seen a hang, later calls (Hypothesis shrinking the trace, replaying
+#: it many times) get at most this limit, so shrinking a hang takes seconds, not minutes.
+HANG_RECHECK_S = 1.0
 
 
 class EnvMachine(RuleBasedStateMachine):
@@ -141,6 +149,10 @@ class EnvMachine(RuleBasedStateMachine):
     runs_done: ClassVar[int] = 0
     #: ``reset`` and ``step`` calls made by this class's runs (references and replays not counted).
     actions_done: ClassVar[int] = 0
+    #: Whether a call of this class's runs hit the time limit (later calls get :data:`HANG_RECHECK_S`).
+    hung: ClassVar[bool] = False
+    #: BLAKE2b of every reset seed and action this class's runs drew, in order (same seed, same digest).
+    _digest: ClassVar[Any]
 
     @classmethod
     def clear_caches(cls) -> None:
@@ -164,6 +176,35 @@ class EnvMachine(RuleBasedStateMachine):
         """Raise :class:`FuzzFailure` (and skip the teardown replay)."""
         self.failed = True
         raise FuzzFailure(invariant, detail, self.trace)
+
+    def record(self, kind: str, arg: Any) -> None:
+        """Add one reset or step to the trace, the class's count and its digest of what was drawn."""
+        self.trace.append((kind, arg))
+        type(self).actions_done += 1
+        # repr, not JSON: a malformed action may hold lone surrogates, which orjson refuses
+        self._digest.update(repr((kind, arg)).encode("utf-8", "backslashreplace"))
+
+    def limit(self) -> Optional[float]:
+        """Seconds one ``reset``/``step`` may take now (see :data:`HANG_RECHECK_S`)."""
+        limit = self.config.action_timeout
+        return min(limit, HANG_RECHECK_S) if limit and type(self).hung else limit
+
+    @contextlib.contextmanager
+    def guarded(self, call: str, timed: bool = True) -> Iterator[None]:
+        """Run one env ``call`` under the time limit (``timed``): an exception or a hang fails the
+        run; Ctrl-C marks it failed (so teardown does not replay a trace that may hang) and goes on up."""
+        limit = self.limit()
+        try:
+            with time_limit(limit if timed else None):
+                yield
+        except ActionTimeout:
+            type(self).hung = True
+            self.fail("hang", f"{call} did not return within {limit:g} s (a loop that never ends?)")
+        except KeyboardInterrupt:
+            self.failed = True
+            raise
+        except Exception:  # noqa: BLE001
+            self.fail(f"exception-in-{call}", traceback.format_exc())
 
     def world(self) -> Optional[World]:
         """The env's mounted world, if it exposes one."""
@@ -197,9 +238,12 @@ class EnvMachine(RuleBasedStateMachine):
         return self.state_key
 
     def check_obs(self, obs: Any) -> Any:
-        """Observation is in the space and is JSON; returns the parsed value."""
+        """Observation is in the space and (``json_observations``) is JSON; returns the parsed
+        value (None for text observations)."""
         if not self.env.observation_space.contains(obs):
             self.fail("obs-out-of-space", f"observation not in {self.env.observation_space}: {_short(obs)}")
+        if not self.config.json_observations:
+            return None
         try:
             return orjson.loads(obs)
         except (orjson.JSONDecodeError, TypeError) as exc:
@@ -242,18 +286,15 @@ class EnvMachine(RuleBasedStateMachine):
     # --------------------------------------------------------------- resets
     def do_reset(self, seed: Optional[int]) -> None:
         """Reset and check the reset invariants."""
-        self.trace.append(("reset", seed))
-        type(self).actions_done += 1
-        try:
+        self.record("reset", seed)
+        with self.guarded("reset"):
             obs, info = self.env.reset(seed=seed)
-        except Exception:  # noqa: BLE001
-            self.fail("exception-in-reset", traceback.format_exc())
         self.outputs.append(_dump(["reset", obs, info]))
         parsed = self.check_obs(obs)
         task = getattr(self.env.unwrapped, "task", None)
         if self.config.check_leaks and task is not None and hasattr(task, "checks"):
             self._secrets_of(task)  # computed on the initial state, before any tool ran
-        keys = self.config.reset_keys
+        keys = self.config.reset_keys if self.config.json_observations else ()
         if keys and not (isinstance(parsed, dict) and all(k in parsed for k in keys)):
             self.fail("reset-obs-shape", f"reset observation lacks {keys}: {_short(obs)}")
         world = self.world()
@@ -285,15 +326,12 @@ class EnvMachine(RuleBasedStateMachine):
 
     def do_step(self, action: Any) -> None:
         """Step and check the step invariants."""
-        self.trace.append(("step", action))
-        type(self).actions_done += 1
+        self.record("step", action)
         world = self.world()
         before = self.state_key  # checked after the previous reset or step
         mutators = self.allowed_to_mutate(world, action) if world is not None else []
-        try:
+        with self.guarded("step"):
             obs, reward, terminated, truncated, info = self.env.step(action)
-        except Exception:  # noqa: BLE001
-            self.fail("exception-in-step", traceback.format_exc())
         self.outputs.append(_dump(["step", obs, reward, terminated, truncated, info]))
         parsed = self.check_obs(obs)
         lo, hi = self.config.reward_range
@@ -379,11 +417,13 @@ class EnvMachine(RuleBasedStateMachine):
         env = self.factory()
         try:
             outputs = []
-            for kind, arg in self.trace:
-                if kind == "reset":
-                    outputs.append(_dump(["reset", *env.reset(seed=arg)]))
-                else:
-                    outputs.append(_dump(["step", *env.step(arg)]))
+            with self.guarded("replay", timed=False):
+                for kind, arg in self.trace:
+                    with time_limit(self.limit()):
+                        if kind == "reset":
+                            outputs.append(_dump(["reset", *env.reset(seed=arg)]))
+                        else:
+                            outputs.append(_dump(["step", *env.step(arg)]))
             for i, (mine, theirs) in enumerate(zip(self.outputs, outputs)):
                 if mine != theirs:
                     self.trace = self.trace[: i + 1]
@@ -407,42 +447,6 @@ def _lru(cache: dict[Any, Any], key: Any, size: int, build: Callable[[], Any]) -
     return hit
 
 
-#: Check fields that hold what tools show the agent (:class:`~compoworld_gym.checks.AnswerContains`).
-_OBSERVED_FIELDS = {"candidates", "others"}
-
-
-def hidden_texts(task: Any, world: Optional[World]) -> list[str]:
-    """Rubric and reference text the agent must never see in an observation.
-
-    Check ids and descriptions, the reference answer, and free-text strings
-    (12+ characters with a space) of check values and reference arguments,
-    minus anything public: the instruction, the initial states and every
-    discovery result (service list, tool lists, tool schemas). A report
-    item's ``candidates`` and ``others`` are not searched: they list values
-    the agent sees by design (the states' look-alikes and what the
-    reference's tool results returned, such as a message's snippet).
-    """
-    candidates = {c.id for c in task.checks} | {c.description for c in task.checks}
-    candidates.add(task.reference_answer or "")
-    free = _strings_in([c.model_dump(exclude=_OBSERVED_FIELDS) for c in task.checks]) + _strings_in(
-        [m.arguments for m in getattr(task, "reference", [])])
-    candidates.update(s for s in free if len(s) >= 12 and " " in s.strip())
-    public = [task.instruction]
-    if world is not None:
-        public.append(dumps(world.states()))
-        public.append(dumps(world.list_services()))
-        for svc in world.services.values():
-            public.append(dumps(world.list_tools(svc.name)))
-            public.extend(dumps(world.describe_tool(world.exposed_name(svc.name, t))) for t in svc.tools)
-    corpus = "\n".join(public)
-    out = []
-    for text in candidates:
-        escaped = orjson.dumps(text).decode()[1:-1]
-        if len(text) >= 6 and text not in corpus and escaped not in corpus:
-            out.append(escaped)
-    return sorted(out)
-
-
 def env_state_machine(env_factory: Callable[[], gym.Env], config: MachineConfig = MachineConfig()
                       ) -> type[EnvMachine]:
     """A state machine class fuzzing envs made by ``env_factory``.
@@ -464,4 +468,4 @@ def env_state_machine(env_factory: Callable[[], gym.Env], config: MachineConfig 
     return type("FuzzEnvMachine", (EnvMachine,), {
         "factory": staticmethod(env_factory), "config": config, "_references": {}, "_secrets": {},
         "_pool_cache": {}, "_world_cache": {}, "_initials": {},
-        "_validated": set()})
+        "_validated": set(), "_digest": hashlib.blake2b(digest_size=16)})

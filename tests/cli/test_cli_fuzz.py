@@ -63,9 +63,15 @@ def test_progress_with_workers_follows_completion_and_keeps_the_report_in_plan_o
     assert [e["planned"] for e in report["per_target"]] == [2, 1] and report["examples"] == 3
 
 
-def test_progress_reaches_the_total_when_a_target_crashes():
+def test_progress_reaches_the_total_when_a_target_crashes(monkeypatch):
+    import compoworld_gym.fuzz as fuzz_mod
+
+    def broken(self):
+        raise RuntimeError("cannot build the env")
+
+    monkeypatch.setattr(fuzz_mod.Target, "factory", broken)
     calls = []
-    report = run_fuzz(4, seed=0, include=("service",), services=["no_such_service"],
+    report = run_fuzz(4, seed=0, include=("service",), services=["helpdesk"],
                       progress=lambda e, done, total: calls.append((e["failure"]["invariant"], done, total)))
     assert calls == [("crash", 4, 4)] and report["examples"] == 0 and report["failures"] == 1
 
@@ -177,3 +183,25 @@ def test_fuzz_sigterm_reports_exits_130_and_leaves_no_worker_behind(tmp_path):
     time.sleep(1)
     with pytest.raises(ProcessLookupError):
         os.killpg(proc.pid, 0)  # the whole session is gone: no orphaned worker
+
+
+@pytest.mark.parametrize("args, said", [
+    (["--services", "helpdesk,nosuch"], "unknown service(s) 'nosuch'; `compoworld services` lists the built-in ones"),
+    (["--steps", "1"], "greater than or equal to 2"),
+])
+def test_fuzz_refuses_unknown_services_and_one_step_runs_in_one_line(monkeypatch, args, said):
+    monkeypatch.setattr(fuzz_mod, "_run_batch", lambda job: pytest.fail("ran a batch"))
+    out = runner.invoke(app, ["fuzz", "--examples", "2", *args])
+    assert out.exit_code == 2 and said in " ".join(out.stderr.split())
+
+
+def test_fuzz_summary_says_how_many_targets_a_short_campaign_reached(monkeypatch):
+    real = fuzz_mod._run_batch
+    monkeypatch.setattr(fuzz_mod, "_run_batch", lambda job: {**real(job), "seconds": 0.01})
+    # one batch, then the deadline: 1 of the 3 planned targets reached
+    clock = iter([0.0, 0.0, 0.0] + [1e9] * 100)
+    monkeypatch.setattr(fuzz_mod.time, "monotonic", lambda: next(clock))
+    out = runner.invoke(app, ["fuzz", "--minutes", "1", "--seed", "0", "--steps", "2", "--include", "service",
+                              "--services", "helpdesk,gmail,slack"])
+    assert out.exit_code == 0, out.output
+    assert "over 1 of 3 targets" in out.stdout

@@ -31,6 +31,7 @@ def test_run_machine_counts_the_resets_and_steps_it_executed():
 def test_minutes_runs_rounds_until_the_time_is_up_and_reports_what_it_covered():
     report = run_fuzz(minutes=0.02, batch=2, **SMALL)
     assert report["minutes"] == 0.02 and report["failures"] == 0 and report["examples"] >= 1
+    assert report["targets"] == 2 and report["targets_reached"] == sum(e["batches"] > 0 for e in report["per_target"])
     assert report["actions"] >= report["examples"] > 0
     assert report["batches"] == sum(e["batches"] for e in report["per_target"]) >= 1
     assert report["examples"] == sum(e["runs"] for e in report["per_target"])
@@ -135,6 +136,100 @@ def test_ctrl_c_keeps_the_log_and_reports_what_finished(tmp_path, monkeypatch):
     assert run_fuzz(log=log, resume=True)["examples"] == 5
 
 
-def test_a_crashing_target_is_dropped_from_later_rounds():
-    report = run_fuzz(minutes=0.01, seed=0, steps=2, include=("service",), services=["no_such_service"])
+def test_a_crashing_target_is_dropped_from_later_rounds(monkeypatch):
+    def broken(self):
+        raise RuntimeError("cannot build the env")
+
+    monkeypatch.setattr(fuzz_mod.Target, "factory", broken)
+    report = run_fuzz(minutes=0.01, seed=0, steps=2, include=("service",), services=["helpdesk"])
     assert report["batches"] == 1 and report["failures"] == 1 and report["failed"][0]["invariant"] == "crash"
+    assert report["failed"][0]["message"] == "RuntimeError: cannot build the env"
+
+
+def test_unknown_services_and_one_step_runs_are_refused_before_anything_runs(monkeypatch):
+    monkeypatch.setattr(fuzz_mod, "_run_batch", lambda job: pytest.fail("ran a batch"))
+    with pytest.raises(ValueError, match=r"unknown service\(s\) 'nosuch'; `compoworld services` lists"):
+        run_fuzz(2, seed=0, services=["helpdesk", "nosuch"])
+    with pytest.raises(ValueError, match=r"steps must be >= 2 \(a run's first step is its reset\); got 1"):
+        run_fuzz(2, seed=0, steps=1, services=["helpdesk"])
+
+
+def test_services_restrict_the_compositions_too_and_leave_generated_worlds_out():
+    from compoworld_gym.fuzz import plan_targets
+    from compoworld_gym.fuzz_plan import random_compositions  # noqa: F401  (the module the plan lives in)
+
+    names = ["helpdesk", "gmail", "slack", "crm"]
+    report = run_fuzz(1, seed=3, steps=2, services=names)
+    labels = [e["target"] for e in report["per_target"]]
+    assert labels[:4] == [f"service:{n}" for n in names]
+    compositions = [t for t in plan_targets(3, ("composition",), names) if t.kind == "composition"]
+    assert len(compositions) == 8 and all(set(t.services) | set(t.distractors) <= set(names) for t in compositions)
+    assert all(not label.startswith(("generated", "builtin")) for label in labels)
+
+
+def test_a_log_missing_only_its_final_newline_resumes_cleanly(tmp_path):
+    log = tmp_path / "fuzz.jsonl"
+    first = run_fuzz(5, log=log, **SMALL)
+    lines = log.read_text().splitlines()
+    log.write_text("\n".join(lines[:2]))  # header + helpdesk's line, no newline after it
+    resumed = run_fuzz(log=log, resume=True)
+    raw = log.read_bytes()
+    assert b"\x00" not in raw and raw.endswith(b"\n")
+    assert [b["target"] for b in _lines(log)[1:]] == ["service:helpdesk", "service:gmail"]
+    assert resumed["notes"] == [] and resumed["examples"] == first["examples"] == 5
+    assert run_fuzz(log=log, resume=True)["batches"] == 2  # and the log is still whole
+
+
+@pytest.mark.parametrize("record, match", [
+    ("{}", r"line 2 is not a batch record \(target: Field required\)"),
+    ('{"target": "service:helpdesk", "index": 9, "round": 0, "seed": 1, "planned": 1, "runs": 1, "actions": 1, '
+     '"failures": 0, "failure": null, "seconds": 0.1}', r"line 2 names target 'service:helpdesk' at index 9"),
+    ('{"target": "service:helpdesk", "index": 0, "round": -1, "seed": 1, "planned": 1, "runs": 1, "actions": 1, '
+     '"failures": 0, "failure": null, "seconds": 0.1}', r"line 2 is not a batch record \(round: Input should be"),
+])
+def test_a_log_line_that_is_no_batch_record_is_a_clear_error_naming_the_line(tmp_path, record, match):
+    log = tmp_path / "fuzz.jsonl"
+    run_fuzz(2, log=log, **SMALL)
+    header, *rest = log.read_text().splitlines()
+    log.write_text("\n".join([header, record, *rest]) + "\n")
+    with pytest.raises(FuzzLogError, match=match):
+        run_fuzz(log=log, resume=True)
+
+
+def test_a_log_still_being_written_cannot_be_resumed(tmp_path):
+    from compoworld_gym.fuzz_log import LogWriter
+
+    log = tmp_path / "fuzz.jsonl"
+    run_fuzz(2, log=log, **SMALL)
+    header, _, _, keep = read_log(log)
+    before = log.read_bytes()
+    holder = LogWriter(log, {}, [], keep)  # another campaign holds the lock
+    try:
+        with pytest.raises(FuzzLogError, match="is being written by another running campaign"):
+            run_fuzz(log=log, resume=True)
+    finally:
+        holder.close()
+    assert log.read_bytes() == before
+
+
+def test_resume_with_a_budget_of_the_other_kind_names_both_settings(tmp_path):
+    log = tmp_path / "fuzz.jsonl"
+    run_fuzz(minutes=0.01, log=log, **SMALL)
+    with pytest.raises(FuzzLogError, match=r"other settings: examples None \(given 5\), minutes 0.01 \(given None\)"):
+        run_fuzz(5, log=log, resume=True)
+
+
+def test_the_same_seed_draws_the_same_runs_in_pytest_and_in_a_fresh_cli_process(tmp_path):
+    import subprocess
+    import sys
+
+    here = run_fuzz(40, **{**SMALL, "steps": 4})
+    out = subprocess.run([sys.executable, "-m", "compoworld_gym.cli", "fuzz", "--examples", "40", "--seed", "7",
+                          "--steps", "4", "--include", "service", "--services", "helpdesk,gmail", "--json"],
+                         capture_output=True, text=True, timeout=300, cwd=tmp_path, check=True)
+    there = json.loads(out.stdout)
+    # pytest imports this test module (a "local" module whose literals Hypothesis mixes into draws);
+    # the CLI process does not: the draws must not depend on it.
+    assert [(e["runs"], e["actions"]) for e in here["per_target"]] == [
+        (e["runs"], e["actions"]) for e in there["per_target"]]
+    assert here["digest"] == there["digest"] and len(here["digest"]) == 32
