@@ -350,7 +350,10 @@ class Service:
         try:
             return collection[key]
         except (KeyError, TypeError):
-            raise NotFound(f"{kind} {key!r} not found; list or search {kind}s to find valid ids.") from None
+            # Imported on the first miss: the importer package imports this module.
+            from compoworld_gym.importer.names import plural
+
+            raise NotFound(f"{kind} {key!r} not found; list or search {plural(kind)} to find valid ids.") from None
 
     # ----------------------------------------------------------------- calls
     def state_dict(self) -> dict[str, Any]:

@@ -9,10 +9,11 @@ strings, which order correctly).
 
 from __future__ import annotations
 
-from typing import Any, Literal, Optional
+from typing import Annotated, Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, WithJsonSchema
 
+from compoworld_gym.entities import Id
 from compoworld_gym.errors import InvalidArgument
 
 Operator = Literal["EQ", "NEQ", "LT", "LTE", "GT", "GTE", "BETWEEN", "IN", "NOT_IN", "HAS_PROPERTY",
@@ -29,6 +30,13 @@ TYPE_TARGET: dict[tuple[str, int], str] = {
 INVERSE: dict[int, int] = {279: 280, 280: 279, 1: 2, 2: 1, 3: 4, 4: 3, 341: 342, 342: 341, 5: 6, 6: 5,
                            202: 201, 190: 189, 214: 213}
 LABELS: dict[int, Optional[str]] = {1: "Primary", 2: "Primary", 5: "Primary", 6: "Primary"}
+
+#: The id of a company, contact or deal; the object type given with it says
+#: which. Validated as a plain string; its JSON Schema lists the three id
+#: entity types, so the dependency graph and state-pool argument draws (the
+#: fuzzer's) see a record id, not free text.
+ObjectId = Annotated[str, WithJsonSchema(
+    {"anyOf": [TypeAdapter(Id(kind)).json_schema() for kind in ("company", "contact", "deal")]})]
 
 
 class Filter(BaseModel):
@@ -67,7 +75,7 @@ class AssociationTarget(BaseModel):
     """The object to associate with."""
 
     model_config = ConfigDict(extra="forbid")
-    id: str = Field(description="Id of the object to associate with.")
+    id: ObjectId = Field(description="Id of the object to associate with.")
 
 
 class AssociationInput(BaseModel):

@@ -22,7 +22,8 @@ from compoworld_gym.envs.services import _crm_models as m
 from compoworld_gym.envs.services._company import STAFF
 from compoworld_gym.envs.services._crm_seed import seed_crm
 from compoworld_gym.envs.services._hubspot import (
-    INVERSE, LABELS, TYPE_TARGET, AssociationInput, AssociationTypeSpec, FilterGroup, Sort, page, search)
+    INVERSE, LABELS, TYPE_TARGET, AssociationInput, AssociationTypeSpec, FilterGroup, ObjectId, Sort, page,
+    search)
 from compoworld_gym.entities import Id
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound
 from compoworld_gym.service import Service, tool
@@ -189,7 +190,7 @@ class Crm(Service):
 
     @tool(read_only=True)
     def crm_get_object(
-        self, objectType: ObjectType, objectId: str,  # noqa: N803
+        self, objectType: ObjectType, objectId: ObjectId,  # noqa: N803
         properties: Optional[list[str]] = None,
         associations: Optional[list[str]] = None,
     ) -> dict:
@@ -218,7 +219,7 @@ class Crm(Service):
         return self._create(objectType, self._props(objectType, properties), associations)
 
     @tool(read_only=False)
-    def crm_update_object(self, objectType: ObjectType, objectId: str,  # noqa: N803
+    def crm_update_object(self, objectType: ObjectType, objectId: ObjectId,  # noqa: N803
                           properties: dict[str, Any]) -> dict:
         """Update a contact, company or deal (e.g. move a deal to another dealstage).
 
@@ -252,7 +253,7 @@ class Crm(Service):
     # ---------------------------------------------------------- associations
     @tool(read_only=True)
     def crm_get_associations(
-        self, fromObjectType: ObjectType, toObjectType: ObjectType, fromObjectId: str,  # noqa: N803
+        self, fromObjectType: ObjectType, toObjectType: ObjectType, fromObjectId: ObjectId,  # noqa: N803
         after: Optional[str] = None,
         limit: int = Field(default=100, ge=1, le=500),
     ) -> dict:
@@ -276,7 +277,7 @@ class Crm(Service):
     @tool(read_only=False)
     def crm_create_association(
         self, fromObjectType: ObjectType, toObjectType: ObjectType,  # noqa: N803
-        fromObjectId: str, toObjectId: str,  # noqa: N803
+        fromObjectId: ObjectId, toObjectId: ObjectId,  # noqa: N803
         associationTypes: list[AssociationTypeSpec] = Field(min_length=1),  # noqa: N803
     ) -> dict:
         """Associate two objects (idempotent); the link is readable from both sides.
@@ -359,7 +360,7 @@ class Crm(Service):
     def _obj(self, otype: str, oid: str) -> Any:
         rec = self._coll(otype).get(oid) if otype in _META else self.state.notes.get(oid)
         if rec is None or rec.archived:
-            raise NotFound(f"{otype[:-1]} {oid!r} not found; search {otype} to find valid ids.")
+            raise NotFound(f"{_SINGULAR.get(otype, otype)} {oid!r} not found; search {otype} to find valid ids.")
         return rec
 
     @staticmethod
@@ -380,7 +381,7 @@ class Crm(Service):
         if key and values.get(key) is not None:
             for r in self._coll(otype).values():
                 if r.id != own_id and (getattr(r, key) or "").lower() == str(values[key]).lower():
-                    raise Conflict(f"{otype[:-1]} {r.id} already has {key} {values[key]!r}.")
+                    raise Conflict(f"{_SINGULAR.get(otype, otype)} {r.id} already has {key} {values[key]!r}.")
 
     def _check_type(self, from_type: str, type_id: int, to_type: str) -> None:
         if TYPE_TARGET.get((from_type, type_id)) != to_type:

@@ -46,18 +46,22 @@ def fare(s: Schedule, fare_class: str, departure: dt.date, booked_on: dt.date) -
 def _has_text(name: str) -> str:
     # The last word is the ticket's surname (update_passenger); a blank name has none.
     if not name.split():
-        raise ValueError("a name needs at least one non-space character")
+        raise ValueError("a passenger name must not be empty or blank")
     return name
 
 
-#: A passenger's full name: not blank.
-FullName = Annotated[PersonName, AfterValidator(_has_text)]
+#: A passenger's full name: not blank. The pattern says in the JSON Schema what
+#: ``_has_text`` checks (a non-space character somewhere; anchored, so generators
+#: that read a pattern as a full match agree); the validator gives the clear message.
+FullName = Annotated[PersonName, AfterValidator(_has_text),
+                     Field(json_schema_extra={"pattern": r"^\s*\S[\s\S]*$"})]
 
 
 class Passenger(Record):
     """A traveller on a booking."""
 
-    name: FullName = Field(description="Full name as on the passport.")
+    name: FullName = Field(description="Full name as on the passport (not blank).",
+                           json_schema_extra={"minLength": 1})
     email: Email = Field(description="Passenger's email for notifications.")
 
 

@@ -111,7 +111,7 @@ class Gmail(Service):
         self,
         maxResults: int = Field(default=50, ge=1, le=500),  # noqa: N803 - spec name
         q: Optional[str] = None,
-        labelIds: Optional[list[str]] = None,  # noqa: N803
+        labelIds: Optional[list[Id("label")]] = None,  # noqa: N803
         includeSpamTrash: bool = False,  # noqa: N803
     ) -> dict:
         """List messages, newest first, optionally filtered by a Gmail search query and labels.
@@ -230,7 +230,7 @@ class Gmail(Service):
         self,
         maxResults: int = Field(default=50, ge=1, le=500),  # noqa: N803
         q: Optional[str] = None,
-        labelIds: Optional[list[str]] = None,  # noqa: N803
+        labelIds: Optional[list[Id("label")]] = None,  # noqa: N803
         includeSpamTrash: bool = False,  # noqa: N803
     ) -> dict:
         """List conversations having at least one matching message, newest activity first.

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Literal, Optional
+from typing import Iterator, Literal, Optional
 
 from faker import Faker
 from pydantic import Field
@@ -77,6 +77,29 @@ class HrDirectory(Service):
 
     def _manager_of(self, e: Employee) -> Optional[Employee]:
         return self._by_email(e.manager_email) if e.manager_email else None
+
+    def _managers_above(self, e: Employee) -> Iterator[Employee]:
+        """``e``'s managers from the direct one up to the top, each once.
+
+        The tools never make a reporting cycle, but a task's initial state is
+        data and may hold one; a walk that met it would never end.
+
+        Raises:
+            Conflict: the chain above ``e`` loops back on itself.
+        """
+        seen = {e.id}
+        m = self._manager_of(e)
+        while m is not None:
+            if m.id in seen:
+                raise Conflict(f"the reporting chain above {e.name} ({e.id}) loops back to {m.name} ({m.id}); "
+                               "give one of the people in the loop another manager with update_employee.")
+            seen.add(m.id)
+            yield m
+            m = self._manager_of(m)
+
+    def _is_under(self, e: Employee, boss: Employee) -> bool:
+        """Whether ``boss`` is ``e`` or one of ``e``'s managers, at any level (raises Conflict on a loop)."""
+        return e.id == boss.id or any(m.id == boss.id for m in self._managers_above(e))
 
     def _reports(self, e: Employee) -> list[Employee]:
         low = e.email.lower()
@@ -190,12 +213,7 @@ class HrDirectory(Service):
             employee_id: whose chain of command to return.
         """
         e = self.lookup(self.state.employees, employee_id, "employee")
-        chain: list[dict] = []
-        m = self._manager_of(e)
-        while m is not None and len(chain) < len(self.state.employees):
-            chain.append({"id": m.id, "name": m.name, "email": m.email, "title": m.title})
-            m = self._manager_of(m)
-        return chain
+        return [{"id": m.id, "name": m.name, "email": m.email, "title": m.title} for m in self._managers_above(e)]
 
     @tool(read_only=True, returns=Employee)
     def get_org_chart(
@@ -212,7 +230,8 @@ class HrDirectory(Service):
         if root_employee_id is None:
             tops = [e for e in self.state.employees.values() if e.manager_email is None and e.status != "terminated"]
             if not tops:
-                raise NotFound("the directory has no top-level employee.")
+                raise NotFound("no active employee is without a manager, so the chart has no top; "
+                               "pass root_employee_id.")
             root = tops[0]
         else:
             root = self.lookup(self.state.employees, root_employee_id, "employee")
@@ -235,18 +254,10 @@ class HrDirectory(Service):
         """
         a = self.lookup(self.state.employees, employee_id_a, "employee")
         b = self.lookup(self.state.employees, employee_id_b, "employee")
-        above_a: list[str] = []
-        m = self._manager_of(a)
-        while m is not None and len(above_a) <= len(self.state.employees):
-            above_a.append(m.id)
-            m = self._manager_of(m)
-        m = self._manager_of(b)
-        for _ in range(len(self.state.employees)):  # bounded: a task state may hold a cycle
-            if m is None:
-                break
+        above_a = {m.id for m in self._managers_above(a)}
+        for m in self._managers_above(b):
             if m.id in above_a:
                 return m.model_dump()
-            m = self._manager_of(m)
         raise NotFound(f"{a.name} and {b.name} share no manager (one of them is at the top of the chart).")
 
     # ----------------------------------------------------------------- writes
@@ -327,12 +338,10 @@ class HrDirectory(Service):
         dept = self._department(department) if department is not None else None
         if manager_email is not None:
             m = self._active_manager(manager_email)
-            cursor: Optional[Employee] = m
-            while cursor is not None:
-                if cursor.id == e.id:
-                    raise Conflict(f"{m.name} reports (directly or indirectly) to {e.name}; "
-                                   "that manager change would create a reporting cycle.")
-                cursor = self._manager_of(cursor)
+            if self._is_under(m, e):
+                who = "themselves" if m.id == e.id else f"{m.name}, who reports (directly or indirectly) to them"
+                raise Conflict(f"{e.name} ({employee_id}) cannot be managed by {who}: that manager change "
+                               "would create a reporting cycle.")
             e.manager_email = m.email
         for attr, value in (("title", title), ("department", dept), ("location", location),
                             ("phone", phone), ("status", status)):
@@ -349,11 +358,23 @@ class HrDirectory(Service):
     ) -> dict:
         """End an employee's employment; their direct reports must be moved first or at once.
 
+        The new manager may be one of the leaver's direct reports: they are
+        promoted into the leaver's place (they report to the leaver's manager,
+        or become the top of the org chart) and the other reports move under
+        them. Anyone further down the leaver's team is refused (409): their
+        own manager would end up reporting to them, a reporting cycle.
+
         Args:
             employee_id: the employee leaving.
             end_date: last working day (YYYY-MM-DD), not before their start date.
             reassign_reports_to: email of the manager who takes over the direct
-                reports; required when the employee has any (409 otherwise).
+                reports (an active employee other than the leaver); required
+                when the employee has any (409 otherwise).
+
+        Returns:
+            The terminated record plus ``reassigned_reports`` (ids whose manager
+            changed) and ``promoted_report`` (the id of the report who took the
+            leaver's place, or None).
         """
         e = self.lookup(self.state.employees, employee_id, "employee")
         if e.status == "terminated":
@@ -361,18 +382,38 @@ class HrDirectory(Service):
         if end_date < e.start_date:
             raise Unprocessable(f"end_date {end_date} is before the start date {e.start_date}.")
         reports = self._reports(e)
-        if reports:
-            if reassign_reports_to is None:
-                names = ", ".join(r.email for r in reports)
-                raise Conflict(f"{e.name} still has direct reports ({names}); pass reassign_reports_to "
-                               "with the email of their new manager.")
-            new = self._active_manager(reassign_reports_to)
-            if new.id == e.id:
-                raise InvalidArgument("reassign_reports_to must be someone other than the leaving employee.")
-            for r in reports:
-                r.manager_email = new.email
+        promoted = self._reassign_reports(e, reports, reassign_reports_to) if reports else None
         e.status, e.end_date = "terminated", end_date
-        return {**e.model_dump(), "reassigned_reports": [r.id for r in reports]}
+        return {**e.model_dump(), "reassigned_reports": [r.id for r in reports],
+                "promoted_report": promoted.id if promoted else None}
+
+    def _reassign_reports(self, e: Employee, reports: list[Employee], email: Optional[str]) -> Optional[Employee]:
+        """Move ``e``'s direct ``reports`` to the active employee with ``email``; the promoted report or None.
+
+        Raises:
+            Conflict: no ``email`` given, or the new manager sits below one of
+                the reports (a cycle), or their chain already loops.
+            InvalidArgument: ``email`` is the leaver's own.
+            NotFound: no employee has ``email``.
+        """
+        if email is None:
+            names = ", ".join(r.email for r in reports)
+            raise Conflict(f"{e.name} still has direct reports ({names}); pass reassign_reports_to "
+                           "with the email of their new manager.")
+        new = self._active_manager(email)
+        if new.id == e.id:
+            raise InvalidArgument("reassign_reports_to must be someone other than the leaving employee.")
+        promoted = next((r for r in reports if r.id == new.id), None)
+        if promoted is None and self._is_under(new, e):
+            emails = ", ".join(r.email for r in reports)
+            raise Conflict(f"{new.name} ({new.email}) is in {e.name}'s team, below one of the direct reports; "
+                           "moving the reports under them would create a reporting cycle. Choose a manager "
+                           f"outside the team or one of the direct reports ({emails}).")
+        for r in reports:
+            r.manager_email = new.email
+        if promoted is not None:
+            promoted.manager_email = e.manager_email  # takes the leaver's place in the chart
+        return promoted
 
     # ------------------------------------------------------------------ seeds
     @classmethod

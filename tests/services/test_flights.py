@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 
 import pytest
 from _svc_asserts import data, error, failed
@@ -140,3 +141,21 @@ def test_a_blank_passenger_name_is_a_400_naming_it(fl, name):
     e = error(fl, "book_flight", {"flight_id": "PA100-20260220", "contact_email": PAX[0]["email"],
                                   "passengers": [{**PAX[0], "name": name}]})
     assert e["code"] == 400 and "passengers.0.name" in e["message"]
+
+
+@pytest.mark.parametrize("tool, path", [("book_flight", ("passengers", "items", "properties", "name")),
+                                        ("update_passenger", ("name", "anyOf", 0))])
+def test_blank_passenger_names_are_refused_by_schema_and_validator_alike(fl, tool, path):
+    # The fuzzer drew passengers[].name == "" from the schema, which allowed it; the validator refused it.
+    node = fl.tools[tool].input_schema["properties"]
+    for key in path:
+        node = node[key]
+    blank = [name for name in ("", " ", "\t \n", "Ann Lee", "  Ann ", "X") if not re.search(node["pattern"], name)]
+    assert node.get("minLength", 0) >= 1 and blank == ["", " ", "\t \n"]
+
+
+def test_book_flight_blank_passenger_name_message(fl):
+    for name in ("", "   "):
+        err = error(fl, "book_flight", {"flight_id": "PA100-20260220", "contact_email": "ana.silva@mail.example",
+                                        "passengers": [{"name": name, "email": "ana.silva@mail.example"}]})
+        assert err["code"] == 400 and "passenger name must not be empty or blank" in err["message"]

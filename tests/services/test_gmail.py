@@ -163,3 +163,9 @@ def test_ages_reaching_past_year_one_match_everything_or_nothing(gm, tool, key):
     assert data(gm.call(tool, {"q": "older_than:999999y"}))[key] == []
     for age in ("99999999d", "9" * 5000 + "d"):  # over 6 digits (int() refuses 4300+ digits)
         assert "bad age" in failed(gm.call(tool, {"q": f"newer_than:{age}"}), 400)
+
+
+@pytest.mark.parametrize("tool", ["list_messages", "list_threads"])
+def test_label_filters_are_tagged_label_ids(tool):
+    # Fuzzed label filters drew free strings instead of the mailbox's label ids.
+    assert Gmail.tools[tool].input_schema["properties"]["labelIds"]["anyOf"][0]["items"]["x-entity"] == "label_id"

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
+import signal
+
 import pytest
-from _svc_asserts import data, failed
+from _svc_asserts import data, error, failed
 
 from compoworld_gym.envs.services._company import STAFF
 from compoworld_gym.envs.services.hr_directory import HrDirectory
@@ -112,3 +115,75 @@ def test_terminate_employee_with_reassignment(hr):
     failed(hr.call("update_employee", {"employee_id": "EMP-0003", "title": "x"}), 409)
     failed(hr.call("terminate_employee", {"employee_id": "EMP-0004", "end_date": "1990-01-01"}), 422)
     assert hr.call("no_such_tool", {})["error"]["code"] == 404
+
+
+@contextlib.contextmanager
+def _deadline(seconds: float = 5.0):
+    """Turn a runaway loop into a TimeoutError (the service reports it as a 500) instead of a hung test."""
+
+    def expire(signum, frame):
+        raise TimeoutError(f"still running after {seconds} s")
+
+    previous = signal.signal(signal.SIGALRM, expire)
+    signal.setitimer(signal.ITIMER_REAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+
+
+def test_terminating_the_ceo_promotes_the_chosen_direct_report(hr):
+    # Fuzz seed 1000020: this reassignment used to make EMP-0002 her own manager; the next
+    # manager change then walked that loop forever and get_org_chart found no top.
+    coo = hr.state.employees["EMP-0002"].email
+    ceo_reports = [r["id"] for r in data(hr.call("list_direct_reports", {"employee_id": "EMP-0001"}))]
+    assert "EMP-0002" in ceo_reports and len(ceo_reports) > 1
+    out = data(hr.call("terminate_employee", {"employee_id": "EMP-0001", "end_date": "2026-01-31",
+                                            "reassign_reports_to": coo}))
+    assert hr.state.employees["EMP-0002"].manager_email is None  # the top now, not her own manager
+    assert out["promoted_report"] == "EMP-0002" and out["reassigned_reports"] == ceo_reports
+    assert all(hr.state.employees[i].manager_email == coo for i in ceo_reports if i != "EMP-0002")
+    with _deadline():
+        assert data(hr.call("get_org_chart", {"depth": 1}))["id"] == "EMP-0002"
+        chain = data(hr.call("get_reporting_chain", {"employee_id": "EMP-0004"}))
+        assert [c["id"] for c in chain] == ["EMP-0003", "EMP-0002"]
+        moved = data(hr.call("update_employee", {"employee_id": "EMP-0004", "manager_email": coo}))
+        assert moved["manager_email"] == coo
+
+
+def test_terminate_refuses_a_new_manager_from_below_the_reports(hr):
+    # Marcus (EMP-0004) reports to Priya (EMP-0003), a direct report of EMP-0002: taking over
+    # EMP-0002's reports, he would manage his own manager.
+    marcus = hr.state.employees["EMP-0004"].email
+    err = error(hr, "terminate_employee", {"employee_id": "EMP-0002", "end_date": "2026-01-31",
+                                          "reassign_reports_to": marcus})
+    assert err["code"] == 409 and "reporting cycle" in err["message"] and "Choose a manager" in err["message"]
+    own = hr.state.employees["EMP-0002"].email
+    err = error(hr, "terminate_employee", {"employee_id": "EMP-0002", "end_date": "2026-01-31",
+                                          "reassign_reports_to": own})
+    assert err["code"] == 400 and "other than the leaving employee" in err["message"]
+
+
+def test_update_employee_refuses_self_management(hr):
+    marcus = hr.state.employees["EMP-0004"].email
+    err = error(hr, "update_employee", {"employee_id": "EMP-0004", "manager_email": marcus})
+    assert err["code"] == 409 and "managed by themselves" in err["message"]
+
+
+def test_manager_walks_end_on_a_loop_in_the_initial_state(make_service):
+    # A task's initial state is data: here EMP-0002 -> EMP-0004 -> EMP-0003 -> EMP-0002.
+    state = make_service(HrDirectory).state_dict()
+    state["employees"]["EMP-0002"]["manager_email"] = state["employees"]["EMP-0004"]["email"]
+    hr = make_service(HrDirectory, state=state)
+    priya = hr.state.employees["EMP-0003"].email
+    with _deadline():
+        for tool, args in (("get_reporting_chain", {"employee_id": "EMP-0004"}),
+                           ("find_common_manager", {"employee_id_a": "EMP-0004", "employee_id_b": "EMP-0007"}),
+                           ("update_employee", {"employee_id": "EMP-0018", "manager_email": priya})):
+            err = error(hr, tool, args)
+            assert err["code"] == 409 and "loops back" in err["message"], (tool, err)
+        ceo = hr.state.employees["EMP-0001"].email
+        data(hr.call("update_employee", {"employee_id": "EMP-0002", "manager_email": ceo}))  # the repair
+        chain = data(hr.call("get_reporting_chain", {"employee_id": "EMP-0004"}))
+    assert [c["id"] for c in chain] == ["EMP-0003", "EMP-0002", "EMP-0001"]
