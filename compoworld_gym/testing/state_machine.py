@@ -111,8 +111,9 @@ class MachineConfig:
             an unexpected exception or produced an invalid state: a bug the
             framework contained, but a bug).
         json_observations: observations are JSON text (the env's own); False
-            for wrappers that render text (``ChatFormat``): then only the
-            observation space is checked.
+            for wrappers that render them otherwise (``ChatFormat``'s message
+            lists): then they are not parsed, a state change only needs an
+            attempted mutating call, and leaks are searched in their JSON.
         action_timeout: seconds a ``reset`` or ``step`` may take before the
             run fails with ``hang`` (None: no limit; needs ``SIGALRM`` and
             the main thread, else unlimited). Steps take milliseconds; the
@@ -249,11 +250,14 @@ class EnvMachine(RuleBasedStateMachine):
         except (orjson.JSONDecodeError, TypeError) as exc:
             self.fail("obs-not-json", f"observation is not JSON ({exc}): {_short(obs)}")
 
-    def check_leaks(self, obs: str, action: Any) -> None:
-        """No rubric or reference text of the current task appears in ``obs``."""
+    def check_leaks(self, obs: Any, action: Any) -> None:
+        """No rubric or reference text of the current task appears in ``obs`` (text, or any
+        JSON-able value such as a wrapper's message list, searched as its JSON text)."""
         task = getattr(self.env.unwrapped, "task", None)
         if not self.config.check_leaks or task is None or not hasattr(task, "checks"):
             return
+        if not isinstance(obs, str):
+            obs = _dump(obs).decode()
         for secret in self._secrets_of(task):
             if secret in obs and not (isinstance(action, str) and secret in action):
                 self.fail("rubric-leak", f"observation shows hidden task text {secret!r}")
@@ -345,7 +349,9 @@ class EnvMachine(RuleBasedStateMachine):
                     self.fail("tool-internal-error", f"a tool failed with 500: {result['error'].get('message')}")
         if world is not None:
             after = self.check_states(world)
-            if after != before and not self._mutation_succeeded(mutators, parsed):
+            # text observations hide the results: then only an attempted mutating call may change state
+            succeeded = bool(mutators) if parsed is None else self._mutation_succeeded(mutators, parsed)
+            if after != before and not succeeded:
                 self.fail("unexpected-state-change",
                           "state changed although no mutating tool call succeeded; obs: " + _short(obs))
         self.check_leaks(obs, action)

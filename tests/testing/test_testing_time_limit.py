@@ -103,3 +103,21 @@ def test_ctrl_c_in_a_step_goes_up_at_once_without_a_teardown_replay() -> None:
         fuzz_service(InterruptedNotes, profile=profile, seed=0, quiet=True)
     # The interrupted call ran once: the teardown did not replay the trace (which would call it again).
     assert sum(1 for p in CALLS if p >= 500) == 1
+
+
+def test_a_chat_format_env_fuzzes_with_json_observations_off_and_fails_clearly_with_them_on() -> None:
+    from compoworld_gym.builtin_tasks import builtin_tasks
+    from compoworld_gym.envs.compoworld_env import CompoWorldEnv
+    from compoworld_gym.testing import fuzz_env
+    from compoworld_gym.wrappers.chat_format import ChatFormat
+
+    tasks = builtin_tasks()[:2]
+
+    def factory():
+        return ChatFormat(CompoWorldEnv(tasks=tasks, max_steps=6))
+
+    text = FuzzProfile(runs=15, steps=5, machine=MachineConfig(json_observations=False))
+    assert fuzz_env(factory, profile=text, seed=0, quiet=True) >= 15
+    with pytest.raises(FuzzFailure) as caught:
+        fuzz_env(factory, profile=replace(text, machine=MachineConfig()), seed=0, quiet=True)
+    assert caught.value.invariant == "obs-not-json"
