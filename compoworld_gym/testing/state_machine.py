@@ -34,7 +34,6 @@ import contextlib
 import hashlib
 import math
 import traceback
-from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, Iterator, Optional
 
 import gymnasium as gym
@@ -46,6 +45,7 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, rule
 from compoworld_gym.actions import parse_action
 from compoworld_gym.episode import mount
 from compoworld_gym.testing.actions import call, dumps, final_answers, live_action_strategies, malformed_actions
+from compoworld_gym.testing.findings import FuzzFailure, MachineConfig, _dump, _short  # noqa: F401  (re-exported)
 from compoworld_gym.testing.secrets import hidden_texts
 from compoworld_gym.testing.strategies import Pools, drawing_from, state_pools
 from compoworld_gym.testing.time_limit import ActionTimeout, time_limit
@@ -63,73 +63,6 @@ _LIST_SERVICES = st.just(dumps(call("list_services")))
 POOL_CACHE_SIZE = 2
 #: Distinct worlds (mounted services and tool names) whose action strategies a machine keeps.
 WORLD_CACHE_SIZE = 16
-_DUMP_OPTS = orjson.OPT_NON_STR_KEYS | orjson.OPT_SORT_KEYS | orjson.OPT_SERIALIZE_NUMPY
-
-
-class FuzzFailure(AssertionError):
-    """An invariant was violated; the message holds the whole reproducing trace.
-
-    Attributes:
-        invariant: short name of the violated invariant, e.g. ``"unexpected-state-change"``.
-        detail: what was observed.
-        trace: ``[("reset", seed) | ("step", action)]`` from the start of the run.
-    """
-
-    def __init__(self, invariant: str, detail: str, trace: list[tuple[str, Any]]) -> None:
-        self.invariant, self.detail, self.trace = invariant, detail, list(trace)
-        lines = [f"  {kind}({_short(arg)})" for kind, arg in self.trace]
-        super().__init__(f"[{invariant}] {detail}\nreproducing trace:\n" + "\n".join(lines))
-
-    @property
-    def action(self) -> Any:
-        """The last step's action (None if the run failed on a reset)."""
-        return self.trace[-1][1] if self.trace and self.trace[-1][0] == "step" else None
-
-
-def _short(value: Any, limit: int = 300) -> str:
-    text = repr(value)
-    return text if len(text) <= limit else f"{text[:limit]}... ({len(text)} chars)"
-
-
-def _dump(value: Any) -> bytes:
-    return orjson.dumps(value, option=_DUMP_OPTS, default=repr)
-
-
-@dataclass(frozen=True)
-class MachineConfig:
-    """What the state machine checks and draws.
-
-    Attributes:
-        seeds: reset seeds drawn from (a small set, so resets repeat and the
-            fresh-env reference of each seed is computed once).
-        reset_keys: keys the reset observation's JSON object must have
-            (``()`` to skip the shape check).
-        reward_range: inclusive bounds every reward must lie in.
-        check_determinism: replay each run in a fresh env at teardown.
-        check_leaks: search observations for rubric/reference text.
-        allow_internal_errors: accept 500 results (a 500 means a tool raised
-            an unexpected exception or produced an invalid state: a bug the
-            framework contained, but a bug).
-        json_observations: observations are JSON text (the env's own); False
-            for wrappers that render them otherwise (``ChatFormat``'s message
-            lists): then they are not parsed, a state change only needs an
-            attempted mutating call, and leaks are searched in their JSON.
-        action_timeout: seconds a ``reset`` or ``step`` may take before the
-            run fails with ``hang`` (None: no limit; needs ``SIGALRM`` and
-            the main thread, else unlimited). Steps take milliseconds; the
-            limit is generous so a loaded machine does not make findings.
-    """
-
-    seeds: tuple[int, ...] = (0, 1, 2)
-    reset_keys: tuple[str, ...] = ("messages", "tools")
-    reward_range: tuple[float, float] = (0.0, 1.0)
-    check_determinism: bool = True
-    check_leaks: bool = True
-    allow_internal_errors: bool = False
-    json_observations: bool = True
-    action_timeout: Optional[float] = 10.0
-
-
 #: Once a machine class has seen a hang, later calls (Hypothesis shrinking the trace, replaying
 #: it many times) get at most this limit, so shrinking a hang takes seconds, not minutes.
 HANG_RECHECK_S = 1.0
