@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from compoworld_gym.actions import MAX_ACTION_CHARS, MAX_CALLS_PER_ACTION, MAX_DEPTH
 from compoworld_gym.service import ToolSpec
-from compoworld_gym.testing.strategies import Pools, by_identity, live_tool_arguments, state_pools, with_pools
+from compoworld_gym.testing.strategies import Pools, by_identity, live, live_tool_arguments, state_pools, with_pools
 from compoworld_gym.world import World
 
 
@@ -124,9 +124,10 @@ def live_action_strategies(world: World) -> dict[str, st.SearchStrategy[str]]:
     Returns:
         ``{"call": valid actions, "malformed": malformed actions, "meta": discovery calls}``,
         all ``str``. They depend only on the mounted services and tool names, not on the
-        state, so one set serves every state of a world.
+        state, so one set serves every state of a world. Their ``.example()`` reads the
+        enclosing pools too (:func:`~compoworld_gym.testing.strategies.live`).
     """
-    return {"call": _valid_actions(world), "malformed": _malformed_actions(world),
+    return {"call": live(_valid_actions(world)), "malformed": live(_malformed_actions(world)),
             "meta": discovery_calls(world).map(dumps)}
 
 

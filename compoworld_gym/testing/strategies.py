@@ -12,6 +12,11 @@ Three families:
   services/tools/records, missing and extra arguments, oversized and deeply
   nested text, unicode and control characters, edge numbers.
 
+The JSON Schema semantics live beside it: :mod:`.schema_rules` (JSON
+equality, combined bounds, formats), :mod:`.schema_merge` (``allOf``),
+:mod:`.fitting` (which pooled values fit a field) and :mod:`.pools` (values
+of live states, and ``'owner/name'`` values split across sibling arguments).
+
 Example:
     >>> import datetime as dt
     >>> from hypothesis import given
@@ -31,199 +36,32 @@ import contextvars
 import datetime as dt
 import functools
 import math
-import re
-from dataclasses import dataclass, field
-from typing import Any, Callable, Iterable, Iterator, Optional
+from dataclasses import dataclass
+from typing import Any, Iterator, Optional, TypeVar
 
-import orjson
+from hypothesis import reject
 from hypothesis import strategies as st
 
-from compoworld_gym.service import Service, ToolSpec
+from compoworld_gym.service import ToolSpec
+from compoworld_gym.testing.pools import Pools, entity_tag, may_pool, state_pools
+from compoworld_gym.testing.schema_merge import merged_all_of
+from compoworld_gym.testing.schema_rules import by_identity, json_key, numeric_bounds, validator
 
 #: Longest random string drawn for a field without ``maxLength`` (characters).
 DEFAULT_MAX_TEXT = 24
 #: Range of random dates (the built-in tasks live in early 2026).
 MIN_DATE, MAX_DATE = dt.date(2024, 1, 1), dt.date(2028, 12, 31)
-#: Most values kept per pool (large states would make every draw slow).
-_MAX_POOL = 150
-#: Longest state string taken into a pool (long bodies add nothing).
-_MAX_POOL_STRING = 200
+#: Draws tried for a value of an ``allOf`` that could not be merged exactly, before giving up.
+_ALL_OF_TRIES = 10
+#: Widest random number range of an unbounded side (integers stay exact in every JSON parser).
+_INT_SPAN, _FLOAT_SPAN = 2**53, 1e12
 
 _TEXT = st.text(
     alphabet=st.characters(codec="utf-8", exclude_categories=("Cs",)), max_size=DEFAULT_MAX_TEXT)
-
-
-# ----------------------------------------------------------------- pools
-@dataclass
-class Pools:
-    """Values found in live service states, by entity type.
-
-    Attributes:
-        by_entity: ``{entity type: sorted values}``, e.g. ``{"ticket_id": ["TCK-0001", ...]}``.
-        strings: every short string in the states (record keys included), sorted.
-    """
-
-    by_entity: dict[str, list[Any]] = field(default_factory=dict)
-    strings: list[str] = field(default_factory=list)
-    _fitting: dict[int, tuple[dict[str, Any], list[Any]]] = field(
-        default_factory=dict, init=False, repr=False, compare=False)
-
-    def candidates(self, schema: dict[str, Any]) -> list[Any]:
-        """The pooled values that satisfy ``schema`` (an entity-tagged or free-string field),
-        computed once per schema object."""
-        return by_identity(self._fitting, schema, lambda: _pool_candidates(schema, self))
-
-
-class _Node:
-    """A state schema node compiled for fast walking (``$ref`` resolved once)."""
-
-    __slots__ = ("tag", "branches", "props", "extra", "items")
-
-    def __init__(self) -> None:
-        self.tag: Optional[str] = None
-        self.branches: list[_Node] = []
-        self.props: dict[str, _Node] = {}
-        self.extra: Optional[_Node] = None
-        self.items: Optional[_Node] = None
-
-    def empty(self) -> bool:
-        return not (self.tag or self.branches or self.props or self.extra or self.items)
-
-
-def _compile(schema: Any, defs: dict[str, Any], memo: dict[str, _Node]) -> Optional[_Node]:
-    """Compile a JSON Schema into a :class:`_Node` tree; None where no entity tag can occur."""
-    if not isinstance(schema, dict):
-        return None
-    ref = schema.get("$ref")
-    if isinstance(ref, str):
-        name = ref.split("/")[-1]
-        if name not in memo:  # recursive models: the placeholder is filled in place
-            memo[name] = _Node()
-            built = _compile({**defs.get(name, {}), **{k: v for k, v in schema.items() if k != "$ref"}},
-                             defs, memo)
-            if built is not None:
-                for slot in _Node.__slots__:
-                    setattr(memo[name], slot, getattr(built, slot))
-        return memo[name]
-    node = _Node()
-    tag = schema.get("x-entity")
-    node.tag = tag if isinstance(tag, str) else None
-    for key in ("anyOf", "oneOf", "allOf"):
-        node.branches += [b for b in (_compile(x, defs, memo) for x in schema.get(key, ())) if b is not None]
-    props = schema.get("properties", {})
-    node.props = {k: n for k, n in ((k, _compile(v, defs, memo)) for k, v in props.items()) if n is not None}
-    node.extra = _compile(schema.get("additionalProperties"), defs, memo)
-    node.items = _compile(schema.get("items"), defs, memo)
-    return None if node.empty() else node
-
-
-def _collect(node: _Node, value: Any, by_entity: dict[str, set], depth: int = 0) -> None:
-    """Walk a state value alongside its compiled schema, filing entity-tagged scalars."""
-    if depth > 64:
-        return
-    if node.tag and isinstance(value, (str, int, float)) and not isinstance(value, bool):
-        by_entity.setdefault(node.tag, set()).add(value)
-    for branch in node.branches:
-        _collect(branch, value, by_entity, depth + 1)
-    if isinstance(value, dict):
-        for key, item in value.items():
-            child = node.props.get(key) or (None if key in node.props else node.extra)
-            if child is not None:
-                _collect(child, item, by_entity, depth + 1)
-    elif isinstance(value, list) and node.items is not None:
-        for item in value:
-            _collect(node.items, item, by_entity, depth + 1)
-
-
-def _strings(value: Any, out: set[str]) -> None:
-    stack = [value]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, str):
-            if len(node) <= _MAX_POOL_STRING:
-                out.add(node)
-        elif isinstance(node, dict):
-            out.update(k for k in node if isinstance(k, str) and len(k) <= _MAX_POOL_STRING)
-            stack.extend(node.values())
-        elif isinstance(node, list):
-            stack.extend(node)
-
-
-@functools.lru_cache(maxsize=512)
-def _state_walker(cls: type[Service]) -> Optional[_Node]:
-    schema = cls.State.model_json_schema()
-    return _compile(schema, schema.get("$defs", {}), {})
-
-
-def state_pools(services: Iterable[Service]) -> Pools:
-    """The entity-tagged values and short strings of the services' current states.
-
-    Args:
-        services: live service instances (e.g. ``world.services.values()``).
-
-    Returns:
-        A :class:`Pools`; values from all services are merged, so a tool of
-        one service can be fed an email or id found in another (composition).
-    """
-    by_entity: dict[str, set] = {}
-    strings: set[str] = set()
-    for svc in services:
-        walker = _state_walker(type(svc))
-        data = svc.state_dict()
-        if walker is not None:
-            _collect(walker, data, by_entity)
-        _strings(data, strings)
-    return Pools(by_entity={k: _spread(sorted(v, key=repr)) for k, v in sorted(by_entity.items())},
-                 strings=_spread(sorted(strings)))
-
-
-def _spread(values: list[Any], limit: int = _MAX_POOL) -> list[Any]:
-    """At most ``limit`` values, evenly spaced over the sorted list (deterministic)."""
-    if len(values) <= limit:
-        return values
-    step = len(values) / limit
-    return [values[int(i * step)] for i in range(limit)]
+_S = TypeVar("_S", bound=st.SearchStrategy)
 
 
 # ------------------------------------------------------ schema -> values
-def _fits(schema: dict[str, Any], value: Any) -> bool:
-    """Whether a pooled value satisfies the constraints of a (non-union) schema."""
-    kind = schema.get("type")
-    if "enum" in schema:
-        return value in schema["enum"]
-    if kind == "string" or (kind is None and isinstance(value, str)):
-        if not isinstance(value, str):
-            return False
-        if not schema.get("minLength", 0) <= len(value) <= schema.get("maxLength", math.inf):
-            return False
-        pattern = schema.get("pattern")
-        if pattern is not None and _regex(pattern).search(value) is None:
-            return False
-        fmt = schema.get("format")
-        return fmt not in ("date", "date-time") or _parses_as(fmt, value)
-    if kind in ("integer", "number"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            return False
-        if kind == "integer" and not isinstance(value, int):
-            return False
-        return (schema.get("minimum", -math.inf) <= value <= schema.get("maximum", math.inf)
-                and schema.get("exclusiveMinimum", -math.inf) < value < schema.get("exclusiveMaximum", math.inf))
-    return False
-
-
-def _parses_as(fmt: str, value: str) -> bool:
-    try:
-        (dt.date if fmt == "date" else dt.datetime).fromisoformat(value)
-    except ValueError:
-        return False
-    return True
-
-
-@functools.lru_cache(maxsize=1024)
-def _regex(pattern: str) -> re.Pattern[str]:
-    return re.compile(pattern)
-
-
 @functools.lru_cache(maxsize=1024)
 def _pattern_strategy(pattern: str, min_len: int, max_len: float) -> st.SearchStrategy[str]:
     base = st.from_regex(pattern, fullmatch=True)
@@ -247,18 +85,28 @@ def _string_strategy(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
 
 
 def _number_strategy(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
-    lo, hi = schema.get("minimum"), schema.get("maximum")
-    if "exclusiveMinimum" in schema:
-        lo = schema["exclusiveMinimum"] + (1 if schema.get("type") == "integer" else 0)
-    if "exclusiveMaximum" in schema:
-        hi = schema["exclusiveMaximum"] - (1 if schema.get("type") == "integer" else 0)
+    """Integers or floats within :func:`~compoworld_gym.testing.schema_rules.numeric_bounds`
+    (nothing when the bounds leave no value)."""
+    bounds = numeric_bounds(schema)
     if schema.get("type") == "integer":
-        # unbounded ints stay within what every JSON parser reads exactly
-        return st.integers(-(2**53) if lo is None else int(math.ceil(lo)),
-                           2**53 if hi is None else int(math.floor(hi)))
-    return st.floats(min_value=-1e12 if lo is None else lo, max_value=1e12 if hi is None else hi,
-                     allow_nan=False, allow_infinity=False,
-                     exclude_min="exclusiveMinimum" in schema, exclude_max="exclusiveMaximum" in schema)
+        lo, hi = bounds.integer_range()
+        lo, hi = _span(lo, hi, _INT_SPAN)
+        return st.integers(int(lo), int(hi)) if lo <= hi else st.nothing()
+    lo, hi = _span(bounds.low, bounds.high, _FLOAT_SPAN)
+    if bounds.low is not None and bounds.low_open:
+        lo = math.nextafter(lo, math.inf)
+    if bounds.high is not None and bounds.high_open:
+        hi = math.nextafter(hi, -math.inf)
+    return st.floats(lo, hi, allow_nan=False, allow_infinity=False) if lo <= hi else st.nothing()
+
+
+def _span(lo: Optional[float], hi: Optional[float], span: float) -> tuple[float, float]:
+    """Fill an unbounded side: ``±span``, or ``span`` beyond the other bound where that lies outside."""
+    if lo is None:
+        lo = -span if hi is None or hi >= -span else hi - span
+    if hi is None:
+        hi = span if lo <= span else lo + span
+    return lo, hi
 
 
 _SCALAR_JSON = st.none() | st.booleans() | st.integers(-1000, 1000) | _TEXT
@@ -277,6 +125,8 @@ def drawing_from(pools: Optional[Pools]) -> Iterator[None]:
     strategy object serves every state and every world: Hypothesis validates
     each new strategy object, and building them per state was ~40% of a
     campaign. Outside the block (or with None) they draw random values only.
+    Their ``.example()`` reads the pools of the block it is called in, too
+    (see :func:`live`).
     """
     token = _LIVE_POOLS.set(pools)
     try:
@@ -285,22 +135,57 @@ def drawing_from(pools: Optional[Pools]) -> Iterator[None]:
         _LIVE_POOLS.reset(token)
 
 
+#: ``{id(live strategy): (strategy, {id(pools): (pools, strategy bound to them)})}``.
+_EXAMPLES: dict[int, tuple[Any, dict[int, tuple[Any, st.SearchStrategy[Any]]]]] = {}
+#: Stands for "no pools" in :data:`_EXAMPLES`.
+_NO_POOLS = object()
+
+
+def live(strategy: _S) -> _S:
+    """Make a live strategy's ``.example()`` honour the enclosing :func:`drawing_from`.
+
+    Hypothesis keeps a batch of ``.example()`` values on the strategy object
+    and hands them out on later calls; for a live strategy that batch would
+    carry the pools (or the lack of them) of the first call into later
+    blocks. Here ``.example()`` draws from a copy bound to the current pools
+    (one per pools object, the last 8 kept), so each block gets its own
+    values. Draws by ``@given``/``data.draw`` are untouched (no extra layer):
+    only the instance's ``example`` is replaced. Returns ``strategy``.
+    """
+    if "example" not in vars(strategy):
+        strategy.example = functools.partial(_live_example, strategy)  # type: ignore[method-assign]
+    return strategy
+
+
+def _live_example(strategy: st.SearchStrategy[Any]) -> Any:
+    pools = _LIVE_POOLS.get()
+    per_pools = by_identity(_EXAMPLES, strategy, dict, limit=1000)
+    bound = by_identity(per_pools, _NO_POOLS if pools is None else pools,
+                        lambda: with_pools(strategy, pools), limit=8)
+    return bound.example()
+
+
 def schema_values(schema: dict[str, Any], pools: Optional[Pools] = None) -> st.SearchStrategy[Any]:
     """Values valid for a JSON Schema (the subset pydantic emits).
 
-    Supports ``enum``, ``const``, ``anyOf``/``oneOf``/``allOf``, type lists,
-    strings (``minLength``, ``maxLength``, ``pattern``, ``format`` date,
-    date-time, email), integers and numbers (inclusive and exclusive
-    bounds), booleans, null, arrays (``items``, ``minItems``, ``maxItems``,
-    ``uniqueItems``) and objects (``properties``, ``required``,
-    ``additionalProperties``). Unknown keywords are ignored.
+    Supports ``enum``, ``const``, ``anyOf``/``oneOf``, ``allOf`` (members
+    merged; a value is checked against every member where they do not merge
+    into one schema), type lists, strings (``minLength``, ``maxLength``,
+    ``pattern``, ``format`` date, date-time, email), integers and numbers
+    (``minimum``/``maximum`` with ``exclusiveMinimum``/``exclusiveMaximum``,
+    the tighter bound winning; draft-4 boolean exclusive bounds), booleans,
+    null, arrays (``items``, ``minItems``, ``maxItems``, ``uniqueItems`` with
+    JSON Schema equality: ``1`` and ``1.0`` are the same item, ``true`` and
+    ``1`` are not) and objects (``properties``, ``required``,
+    ``additionalProperties``). Other keywords are ignored outside ``allOf``.
 
     Args:
         schema: a JSON Schema with ``$ref`` already inlined (as in
             ``ToolSpec.input_schema``).
         pools: values from live states; an entity-tagged field draws from
             the pool of its entity type first (the shrink target), then
-            random values.
+            random values. Pooled values satisfy the field's schema,
+            ``format`` included.
 
     Returns:
         A strategy of JSON-compatible Python values.
@@ -311,7 +196,7 @@ def schema_values(schema: dict[str, Any], pools: Optional[Pools] = None) -> st.S
 
 
 @st.composite
-def with_pools(draw: Any, strategy: st.SearchStrategy[Any], pools: Pools) -> Any:
+def with_pools(draw: Any, strategy: st.SearchStrategy[Any], pools: Optional[Pools]) -> Any:
     """A live strategy (e.g. :func:`live_tool_arguments`) bound to fixed ``pools``."""
     with drawing_from(pools):
         return draw(strategy)
@@ -321,29 +206,36 @@ def _values(schema: Any, *, live: bool) -> st.SearchStrategy[Any]:
     """The (cached) strategy of a schema: pool-free, or live (reading :func:`drawing_from`'s pools)."""
     if not isinstance(schema, dict) or not schema:
         return _SCALAR_JSON
+    return by_identity(_LIVE_CACHE if live else _RANDOM_CACHE, schema, lambda: _build(schema, live))
+
+
+def _build(schema: dict[str, Any], live: bool) -> st.SearchStrategy[Any]:
+    if schema.get("allOf"):
+        return _all_of(schema, live)
     if not live:
-        return by_identity(_RANDOM_CACHE, schema, lambda: _random_values(schema, live=False))
-    return by_identity(_LIVE_CACHE, schema, lambda: _live_values(schema))
-
-
-def _live_values(schema: dict[str, Any]) -> st.SearchStrategy[Any]:
+        return _random_values(schema, live=False)
     random_part = _random_values(schema, live=True) if _is_composite(schema) else _values(schema, live=False)
-    return _pooled(schema, random_part) if _may_pool(schema) else random_part
+    return _pooled(schema, random_part) if may_pool(schema) else random_part
 
 
-def by_identity(cache: dict[int, tuple[Any, Any]], obj: Any, build: Callable[[], Any], limit: int = 20_000) -> Any:
-    """``build()`` cached under the identity of ``obj`` (a schema, a tool spec), built once.
+def _all_of(schema: dict[str, Any], live: bool) -> st.SearchStrategy[Any]:
+    """Values of the merged ``allOf`` members, checked against ``schema`` where the merge is inexact."""
+    merged, exact = merged_all_of(schema)
+    if merged is None:
+        return st.nothing()
+    inner = _values(merged, live=live)  # the cache entry keeps ``merged`` alive
+    return inner if exact else _validated(inner, validator(schema).is_valid)
 
-    Reusing strategy objects matters, since Hypothesis validates each new
-    one. The entry keeps ``obj`` alive, so its ``id`` is never reused; the
-    cache is emptied past ``limit`` entries.
-    """
-    hit = cache.get(id(obj))
-    if hit is None or hit[0] is not obj:
-        if len(cache) > limit:
-            cache.clear()
-        hit = cache[id(obj)] = (obj, build())
-    return hit[1]
+
+@st.composite
+def _validated(draw: Any, strategy: st.SearchStrategy[Any], is_valid: Any) -> Any:
+    """A value of ``strategy`` that ``is_valid`` accepts, from at most :data:`_ALL_OF_TRIES` draws
+    (then the example is rejected, as ``.filter`` does)."""
+    for _ in range(_ALL_OF_TRIES):
+        value = draw(strategy)
+        if is_valid(value):
+            return value
+    reject()
 
 
 #: ``{id(schema): (schema, strategy)}`` (see :func:`by_identity`).
@@ -366,34 +258,26 @@ def _pooled(draw: Any, schema: dict[str, Any], random_part: st.SearchStrategy[An
     return pooled[draw(st.integers(0, len(pooled) - 1))]
 
 
+@st.composite
+def _linked(draw: Any, schema: dict[str, Any], fixed: st.SearchStrategy[dict[str, Any]]) -> dict[str, Any]:
+    """An object of ``fixed`` whose linked properties (:meth:`Pools.links`, e.g. ``owner`` and
+    ``repo`` of one ``'owner/repo'`` in the pools) take one pooled pair together, 3 draws in 4."""
+    value = draw(fixed)
+    pools = _LIVE_POOLS.get()
+    links = pools.links(schema) if pools is not None else ()
+    if not links or draw(_QUARTERS) == 3:
+        return value
+    taken: set[str] = set()
+    for link in links:
+        if link.head not in taken and link.tail not in taken:
+            value[link.head], value[link.tail] = link.pairs[draw(st.integers(0, len(link.pairs) - 1))]
+            taken |= {link.head, link.tail}
+    return value
+
+
 def _is_composite(schema: dict[str, Any]) -> bool:
     return bool(schema.get("anyOf") or schema.get("oneOf") or schema.get("allOf")
                 or schema.get("type") in ("array", "object") or "properties" in schema)
-
-
-def _branches(schema: dict[str, Any]) -> list[dict[str, Any]]:
-    return [b for b in schema.get("anyOf", schema.get("oneOf", [schema])) if isinstance(b, dict)]
-
-
-def _may_pool(schema: dict[str, Any]) -> bool:
-    """Whether any pool can hold values for the schema (an entity tag or a free string)."""
-    return any(b.get("x-entity") or schema.get("x-entity")
-               or (b.get("type") == "string" and "enum" not in b and not b.get("format"))
-               for b in _branches(schema))
-
-
-def _pool_candidates(schema: dict[str, Any], pools: Pools) -> list[Any]:
-    out: list[Any] = []
-    for branch in _branches(schema):
-        tag = branch.get("x-entity") or schema.get("x-entity")
-        if tag:
-            source = pools.by_entity.get(tag, [])
-        elif branch.get("type") == "string" and "enum" not in branch and not branch.get("format"):
-            source = pools.strings
-        else:
-            continue
-        out.extend(v for v in source if _fits(branch, v))
-    return out
 
 
 def _random_values(schema: dict[str, Any], *, live: bool) -> st.SearchStrategy[Any]:
@@ -404,8 +288,6 @@ def _random_values(schema: dict[str, Any], *, live: bool) -> st.SearchStrategy[A
     for key in ("anyOf", "oneOf"):
         if key in schema:
             return st.one_of([_values(b, live=live) for b in schema[key]])
-    if "allOf" in schema and schema["allOf"]:
-        return _values({**schema["allOf"][0], **{k: v for k, v in schema.items() if k != "allOf"}}, live=live)
     kind = schema.get("type")
     if isinstance(kind, list):
         return st.one_of([_values({**schema, "type": k}, live=live) for k in kind])
@@ -430,7 +312,8 @@ def _array_strategy(schema: dict[str, Any], live: bool) -> st.SearchStrategy[Any
     items = schema.get("items")
     elements = _values(items, live=live)
     if schema.get("uniqueItems"):
-        return st.lists(elements, min_size=lo, max_size=hi, unique_by=lambda v: orjson.dumps(v))
+        # JSON Schema equality, not Python's or JSON text's: 1 == 1.0, but true != 1
+        return st.lists(elements, min_size=lo, max_size=hi, unique_by=json_key)
     return st.lists(elements, min_size=lo, max_size=hi)
 
 
@@ -445,6 +328,9 @@ def _object_strategy(schema: dict[str, Any], live: bool) -> st.SearchStrategy[An
         for k, v in props.items()}).map(_drop_absent)
     extra = schema.get("additionalProperties")
     if not isinstance(extra, dict) or props:
+        # only objects with two tagged properties can hold a link (a split pooled value)
+        if live and sum(entity_tag(v) is not None for v in props.values()) >= 2:
+            return _linked(schema, fixed)
         return fixed
     return st.dictionaries(_TEXT.filter(bool), _values(extra, live=live), max_size=3)
 
@@ -482,6 +368,11 @@ def live_tool_arguments(spec: ToolSpec) -> st.SearchStrategy[dict[str, Any]]:
     """:func:`tool_arguments` reading the pools of the enclosing :func:`drawing_from` at draw time.
 
     One strategy object per tool, shared by every state and world that
-    mounts it (the fuzzing state machine's hot path).
+    mounts it (the fuzzing state machine's hot path). Its ``.example()``
+    honours the enclosing block too (:func:`live`).
     """
-    return _values(spec.input_schema, live=True)
+    return live(_values(spec.input_schema, live=True))
+
+
+__all__ = ["DEFAULT_MAX_TEXT", "MAX_DATE", "MIN_DATE", "Pools", "by_identity", "drawing_from", "live",
+           "live_tool_arguments", "schema_values", "state_pools", "tool_arguments", "with_pools"]

@@ -229,7 +229,7 @@ class GitHub(Service):
         return {"ref": f"refs/heads/{branch}", "sha": src.commits[-1].sha if src.commits else None}
 
     @tool(read_only=True, returns=list[Commit])
-    def list_commits(self, owner: Username, repo: RepoName, sha: Optional[str] = None,
+    def list_commits(self, owner: Username, repo: RepoName, sha: Optional[Branch] = None,
                      page: int = Field(default=1, ge=1), perPage: int = PerPage) -> list[dict]:  # noqa: N803
         """List the commits of a branch, newest first.
 
