@@ -11,7 +11,7 @@ once a minute and after every batch. ``flat`` says whether every reading
 after the first minute stayed within 10% of the first-minute reading (the
 goal of issue 18); ``growth_mb_per_min`` is the least-squares slope of the
 per-minute readings. ``warm`` is when every target had run a full batch
-(round 1 done; round 0 is a one-run sweep) and the RSS then;
+(round 0 done: every round is a full one) and the RSS then;
 ``growth_pct_after_warm`` is the growth of the later per-minute readings
 over it: the high-water mark of the heaviest batch is reached by then.
 """
@@ -83,7 +83,7 @@ def run(quick: bool = False, minutes: Optional[float] = None, seed: int = 2026) 
 
     def batch_done(entry: dict[str, Any], done: int, total: Optional[int]) -> None:
         peak["rss_mb"] = max(peak["rss_mb"], entry["rss_mb"] or 0.0)
-        if peak["warm"] is None and entry["round"] >= 2:  # every target has run a full batch
+        if peak["warm"] is None and entry["round"] >= 1:  # every target has run a full batch
             peak["warm"] = {"minute": round(entry["elapsed"] / 60, 2), "rss_mb": entry["rss_mb"]}
 
     sampler = _Sampler()

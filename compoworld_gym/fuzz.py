@@ -5,9 +5,10 @@ service, random compositions (random walks over the dependency graph, with
 distractors), generated chained tasks (their rubric-integrity guards
 included) and the built-in task set. The work is cut into batches, one
 ``(target, round)`` each: ``examples`` splits ``N`` runs over the targets in
-one round; ``minutes`` sweeps every target once, then gives every target
-:data:`BATCH_RUNS` runs per round, each round on a round-derived seed, until
-the time is up (a batch started before the deadline finishes). The result is a JSON-able summary:
+one round; ``minutes`` gives every target :data:`BATCH_RUNS` runs per
+round, each round on a round-derived seed, until the time is up (a batch
+started before the deadline finishes; the first round is the memory
+warm-up, see :func:`~compoworld_gym.fuzz_plan.plan_batches`). The result is a JSON-able summary:
 ``examples`` (runs executed), ``actions`` (resets and steps executed),
 ``failures``, ``seconds`` and one entry per failure with its invariant and
 shrunk reproducing trace.

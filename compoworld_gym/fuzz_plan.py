@@ -139,11 +139,13 @@ def plan_batches(n_targets: int, seed: int, examples: Optional[int], batch: int)
     With ``examples``: the runs split over the targets (each gets >= 1),
     a target's share cut into rounds of at most :data:`MAX_BATCH_RUNS` (so
     no batch holds Hypothesis's record of hundreds of runs at once).
-    Without (a ``minutes`` campaign): round 0 is a sweep of one run per
-    target, so a campaign a little longer than one sweep reaches every
-    target (and every target's code and caches are warm early; a shorter
-    one reports ``targets_reached``); then endless rounds of
-    ``batch`` runs per target. Round ``r`` of target ``i`` runs on seed
+    Without (a ``minutes`` campaign): endless rounds of ``batch`` runs
+    per target (a campaign shorter than one round reports how many
+    targets it reached). Every round is a full one, the first included:
+    a campaign's memory reaches its high-water mark once every target has
+    run one full batch (each tool's strategies built, the heaviest batch's
+    working set allocated), so the first round is its warm-up, and later
+    rounds stay flat. Round ``r`` of target ``i`` runs on seed
     ``seed + i + r * 1000003``.
     """
     def seed_of(i: int, rnd: int) -> int:
@@ -157,7 +159,7 @@ def plan_batches(n_targets: int, seed: int, examples: Optional[int], batch: int)
                         for i, share in enumerate(shares) if share > rnd * MAX_BATCH_RUNS)
         return
     for rnd in itertools.count():
-        yield from (Batch(i, rnd, 1 if rnd == 0 else batch, seed_of(i, rnd)) for i in range(n_targets))
+        yield from (Batch(i, rnd, batch, seed_of(i, rnd)) for i in range(n_targets))
 
 
 __all__ = ["BATCH_RUNS", "KINDS", "MAX_BATCH_RUNS", "Batch", "Target", "plan_batches", "plan_targets",
