@@ -124,22 +124,40 @@ def describe_expected(schema: dict[str, Any]) -> str:
     return text
 
 
+def _schema_at(schema: dict[str, Any], loc: tuple[Any, ...]) -> dict[str, Any]:
+    """The subschema at a pydantic error location (property names, list indexes), following
+    ``items`` and the non-null branch of an ``anyOf``; ``{}`` where the path leaves the schema."""
+    node: Any = schema
+    for key in loc:
+        if not isinstance(node, dict):
+            return {}
+        branches = [b for b in node.get("anyOf", []) if isinstance(b, dict) and b.get("type") != "null"]
+        if "properties" not in node and "items" not in node and len(branches) == 1:
+            node = branches[0]
+        if isinstance(key, int) and isinstance(node.get("items"), dict):
+            node = node["items"]
+        elif isinstance(node.get("properties"), dict) and key in node["properties"]:
+            node = node["properties"][key]
+        else:
+            return {}
+    return node if isinstance(node, dict) else {}
+
+
 def validation_message(exc: ValidationError, input_schema: dict[str, Any]) -> str:
     """Turn a pydantic ``ValidationError`` into an agent-readable 400 message.
 
     The message names each offending field and says what is expected.
     """
-    props = input_schema.get("properties", {})
     parts = []
     for err in exc.errors(include_url=False)[:5]:
-        loc = [str(x) for x in err.get("loc", ())]
-        field = loc[0] if loc else "arguments"
-        path = ".".join(loc) or "arguments"
-        expected = describe_expected(props.get(field, {}))
+        raw_loc = tuple(err.get("loc", ()))
+        path = ".".join(str(x) for x in raw_loc) or "arguments"
+        # describe the schema at the error's own path, not its top-level argument's
+        expected = describe_expected(_schema_at(input_schema, raw_loc))
         if err["type"] == "missing":
             parts.append(f"missing required argument '{path}' ({expected})")
         elif err["type"] == "extra_forbidden":
-            allowed = ", ".join(props) or "none"
+            allowed = ", ".join(_schema_at(input_schema, raw_loc[:-1]).get("properties", {})) or "none"
             parts.append(f"unexpected argument '{path}' (allowed: {allowed})")
         else:
             got = repr(err.get("input"))

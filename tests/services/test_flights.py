@@ -159,3 +159,14 @@ def test_book_flight_blank_passenger_name_message(fl):
         err = error(fl, "book_flight", {"flight_id": "PA100-20260220", "contact_email": "ana.silva@mail.example",
                                         "passengers": [{"name": name, "email": "ana.silva@mail.example"}]})
         assert err["code"] == 400 and "passenger name must not be empty or blank" in err["message"]
+
+
+def test_a_nested_argument_error_describes_the_nested_field_not_its_top_level_argument(fl):
+    base = {"flight_id": "PA100-20260220", "contact_email": "ana.silva@mail.example"}
+    err = error(fl, "book_flight", {**base, "passengers": [{"name": 5, "email": "ana.silva@mail.example"}]})
+    assert err["code"] == 400
+    assert "invalid argument 'passengers.0.name'" in err["message"]
+    assert "expected a string (person name), got 5" in err["message"]  # was: "expected an array"
+    err = error(fl, "book_flight", {**base, "passengers": [{"name": "Ana", "email": "ana.silva@mail.example",
+                                                            "seat": "1A"}]})
+    assert "unexpected argument 'passengers.0.seat' (allowed: name, email)" in err["message"]
