@@ -29,6 +29,7 @@ from __future__ import annotations
 import hashlib
 import os
 import signal
+import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
@@ -88,10 +89,27 @@ def _run_batch(job: tuple[Target, FuzzProfile, Batch]) -> dict[str, Any]:
 
 
 # ------------------------------------------------------------------------------------------- run
+#: Set by :func:`request_stop` (the CLI's SIGINT/SIGTERM handler): the campaign stops before its next
+#: batch even if the ``KeyboardInterrupt`` raised with it was lost (Python drops an exception raised
+#: inside a garbage-collector callback, such as Hypothesis's gc timer).
+STOP = threading.Event()
+
+
+def request_stop() -> None:
+    """Ask a running :func:`run_fuzz` to stop after its current batch (as Ctrl-C does)."""
+    STOP.set()
+
+
 def _execute(jobs: Iterator[tuple[Target, FuzzProfile, Batch]], workers: int, deadline: Optional[float],
              finished: Callable[[dict[str, Any]], None]) -> None:
-    """Run ``jobs`` until they or the time run out, calling ``finished`` with each record."""
+    """Run ``jobs`` until they or the time run out, calling ``finished`` with each record.
+
+    Raises:
+        KeyboardInterrupt: Ctrl-C, or :func:`request_stop` was called.
+    """
     def take() -> Optional[tuple[Target, FuzzProfile, Batch]]:
+        if STOP.is_set():
+            raise KeyboardInterrupt
         if deadline is not None and time.monotonic() >= deadline:
             return None
         return next(jobs, None)
@@ -116,8 +134,10 @@ def _execute(jobs: Iterator[tuple[Target, FuzzProfile, Batch]], workers: int, de
 
 
 def _ignore_sigint() -> None:
-    """Workers leave Ctrl-C to the parent, which stops the campaign and reports once."""
+    """Workers leave Ctrl-C to the parent, which stops the campaign and reports once; a SIGTERM
+    (the parent's handler is inherited through fork) ends a worker at once, as it would any process."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _pending(targets: list[Target], profile: FuzzProfile, batches: Iterator[Batch],
@@ -204,8 +224,9 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
         "failure", "seconds"}]}`` (``per_target`` in plan order).
 
     Raises:
-        ValueError: a count < 1, steps < 2, both examples and minutes, or an
-            unknown service.
+        ValueError: a count < 1, steps < 2, a negative seed or action
+            timeout, both examples and minutes, an unknown service or target
+            kind, or settings that plan no target at all.
         FuzzLogError: ``resume`` of a log that is damaged, locked by a running
             campaign or of other settings, or a new ``log`` over a file that
             already holds one.
@@ -213,6 +234,11 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
     """
     if workers < 1:
         raise ValueError(f"workers must be >= 1; got {workers}")
+    if action_timeout is not None and action_timeout < 0:
+        raise ValueError(f"action_timeout must be >= 0 seconds (None: no limit); got {action_timeout}")
+    if isinstance(include, str) or isinstance(services, str):
+        raise ValueError("include and services take lists of names, not one string")
+    STOP.clear()
     if resume and log is None:
         raise ValueError("resume needs the log to continue (log=path)")
     given = {"seed": seed, "steps": steps, "include": None if include is None else list(include),
@@ -224,9 +250,15 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
     pair = ("examples", "minutes") if examples is not None or minutes is not None else ()
     settings = _defaults({k: header.get(k) if v is None and k not in pair else v for k, v in given.items()})
     targets = plan_targets(settings["seed"], settings["include"], settings["services"])
+    if not targets:
+        raise ValueError(f"these settings plan no target (kinds {', '.join(settings['include'])}"
+                         f"{' over ' + ', '.join(settings['services']) if settings['services'] else ''}); "
+                         "a composition needs 2 or more services")
     labels = [t.label for t in targets]
     if resume:
-        check_settings(Path(log), header, settings, labels, previous)
+        planned = None if settings["examples"] is None else {
+            (b.index, b.round) for b in plan_batches(len(targets), settings["seed"], settings["examples"], 1)}
+        check_settings(Path(log), header, settings, labels, previous, planned)
     started = time.monotonic()
     spent = max((r.get("elapsed", 0.0) for r in previous), default=0.0)
     deadline = None if settings["minutes"] is None else started + settings["minutes"] * 60 - spent
@@ -276,10 +308,17 @@ def _defaults(given: dict[str, Any]) -> dict[str, Any]:
         s["minutes"] = float(s["minutes"])
         s["batch"] = BATCH_RUNS if s["batch"] is None else int(s["batch"])
     s["seed"] = int.from_bytes(os.urandom(4), "little") if s["seed"] is None else int(s["seed"])
+    if s["seed"] < 0:
+        raise ValueError(f"seed must be >= 0; got {s['seed']}")
+    if s["services"] is not None:
+        s["services"] = list(dict.fromkeys(s["services"]))  # a name given twice is one service
     s["steps"] = DEEP.steps if s["steps"] is None else int(s["steps"])
     if s["include"] is None:  # a user naming services means those, not 15-service generated worlds
         s["include"] = ["service", "composition"] if s["services"] is not None else list(KINDS)
     s["include"] = list(s["include"])
+    unknown = [k for k in s["include"] if k not in KINDS]
+    if unknown:
+        raise ValueError(f"unknown target kind(s) {', '.join(map(repr, unknown))}; use {', '.join(KINDS)}")
     for name in ("examples", "batch"):
         if s[name] is not None and s[name] < 1:
             raise ValueError(f"{name} must be >= 1; got {s[name]}")

@@ -124,9 +124,10 @@ def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[str
 
 
 def check_settings(path: Path, header: dict[str, Any], settings: dict[str, Any], labels: list[str],
-                   batches: list[dict[str, Any]]) -> None:
+                   batches: list[dict[str, Any]], planned: Optional[set[tuple[int, int]]] = None) -> None:
     """Refuse to resume a log written with other :data:`SETTINGS`, targets or log version, or whose
-    batch lines name targets the plan does not have.
+    batch lines name targets the plan does not have, repeat a batch, or (``planned``: the
+    ``(index, round)`` pairs of a finite plan) hold a batch the plan does not have.
 
     Raises:
         FuzzLogError: naming every setting that differs, or the first batch line that does not fit.
@@ -138,10 +139,16 @@ def check_settings(path: Path, header: dict[str, Any], settings: dict[str, Any],
     if header.get("version") != LOG_VERSION or header.get("targets") != labels:
         raise FuzzLogError(f"{path} planned other targets (or another log version) than this version of "
                            "compoworld plans for its settings; start a new log")
+    seen: set[tuple[int, int]] = set()
     for number, b in enumerate(batches, 2):
+        key = (b["index"], b["round"])
         if b["index"] >= len(labels) or labels[b["index"]] != b["target"]:
             raise FuzzLogError(f"{path}: line {number} names target {b['target']!r} at index {b['index']}, "
                                f"which the log's plan of {len(labels)} targets does not have; the log is damaged")
+        if key in seen or (planned is not None and key not in planned):
+            why = "repeats a batch" if key in seen else "holds a batch its plan does not have"
+            raise FuzzLogError(f"{path}: line {number} {why} ({b['target']}, round {b['round']}); the log is damaged")
+        seen.add(key)
 
 
 class LogWriter:

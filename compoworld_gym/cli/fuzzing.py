@@ -24,7 +24,9 @@ def fuzz(
         None, "--minutes", min=0.001, help="Instead of --examples: rounds over every target until the time is up."),
     seed: Optional[int] = typer.Option(None, "--seed", min=0, help="Campaign seed (default: random, reported)."),
     steps: Optional[int] = typer.Option(
-        None, "--steps", min=2, help="Steps per run, its first reset included (default: deep profile, 20)."),
+        None, "--steps", min=2,
+        help="Most steps per run, its first reset included (Hypothesis ends some runs earlier; "
+             "default: deep profile, 20)."),
     workers: int = typer.Option(1, "--workers", min=1, help="Parallel worker processes."),
     include: Optional[str] = typer.Option(
         None, "--include",
@@ -33,7 +35,8 @@ def fuzz(
     services: Optional[str] = typer.Option(
         None, "--services",
         help="Only these services (comma-separated; `compoworld services` lists them), alone and in "
-             "compositions of each other."),
+             "compositions of each other; generated and built-in task pools are left out unless "
+             "--include names them."),
     log: Optional[Path] = typer.Option(
         None, "--log", help="Write a JSON-lines log: the settings, then one line per finished batch."),
     resume: Optional[Path] = typer.Option(
@@ -54,6 +57,7 @@ def fuzz(
     # SIGTERM (a job scheduler, `kill`, a background run whose SIGINT is ignored) unwinds like
     # Ctrl-C: the report is printed and the worker pool shut down, instead of orphaning workers.
     signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGINT, _interrupt)
     if log is not None and resume is not None:
         raise fail("give --log F for a new campaign or --resume F to continue one, not both")
     if examples is not None and minutes is not None:
@@ -82,6 +86,11 @@ def fuzz(
 
 
 def _interrupt(signum: int, frame: object) -> None:
+    """Stop the campaign: the flag holds even when Python drops the KeyboardInterrupt (it does when
+    the signal lands in a garbage-collector callback), so the campaign stops before its next batch."""
+    from compoworld_gym.fuzz import request_stop
+
+    request_stop()
     raise KeyboardInterrupt
 
 
@@ -116,7 +125,7 @@ def _run_with_bar(run_fuzz: Callable[..., dict], kwargs: dict, bar: ProgressBar)
         r, where = exc.report, kwargs.get("log")
         kept = f"; {where} keeps them: --resume {where} continues" if where else ""
         raise fail(f"interrupted: {r['examples']} runs, {r['actions']} actions, {r['batches']} batches over "
-                   f"{r['targets']} targets in {r['seconds']:.1f} s, {r['failures']} failure(s){kept}", 130) from None
+                   f"{r['targets_reached']} of {r['targets']} targets in {r['seconds']:.1f} s, {r['failures']} failure(s){kept}", 130) from None
 
 
 @app.command()

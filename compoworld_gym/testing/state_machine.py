@@ -132,12 +132,15 @@ class EnvMachine(RuleBasedStateMachine):
             with time_limit(limit if timed else None):
                 yield
         except ActionTimeout:
+            rechecked = type(self).hung and limit != self.config.action_timeout
             type(self).hung = True
-            self.fail("hang", f"{call} did not return within {limit:g} s (a loop that never ends?)")
+            self.fail("hang", f"{call} did not return within {limit:g} s (a loop that never ends?)" + (
+                f"; the limit is {self.config.action_timeout:g} s, a hang found once is re-checked at "
+                f"{limit:g} s while its trace shrinks" if rechecked else ""))
         except KeyboardInterrupt:
             self.failed = True
             raise
-        except Exception:  # noqa: BLE001
+        except (Exception, SystemExit):  # noqa: BLE001 - a tool calling sys.exit is a finding too
             self.fail(f"exception-in-{call}", traceback.format_exc())
 
     def world(self) -> Optional[World]:

@@ -234,3 +234,53 @@ def test_the_same_seed_draws_the_same_runs_in_pytest_and_in_a_fresh_cli_process(
     assert [(e["runs"], e["actions"]) for e in here["per_target"]] == [
         (e["runs"], e["actions"]) for e in there["per_target"]]
     assert here["digest"] == there["digest"] and len(here["digest"]) == 32
+
+
+@pytest.mark.parametrize("kwargs, match", [
+    ({"minutes": 0.001, "include": ["composition"], "services": ["helpdesk"]}, "these settings plan no target"),
+    ({"examples": 2, "include": []}, "these settings plan no target"),
+    ({"examples": 2, "include": ["servic"]}, r"unknown target kind\(s\) 'servic'"),
+    ({"examples": 2, "include": "service"}, "lists of names, not one string"),
+    ({"examples": 2, "services": ["helpdesk"], "action_timeout": -1}, "action_timeout must be >= 0"),
+    ({"examples": 2, "seed": -1, "services": ["helpdesk"]}, "seed must be >= 0"),
+])
+def test_settings_that_plan_nothing_or_make_no_sense_are_refused_at_once(monkeypatch, kwargs, match):
+    monkeypatch.setattr(fuzz_mod, "_run_batch", lambda job: pytest.fail("ran a batch"))
+    with pytest.raises(ValueError, match=match):
+        run_fuzz(**{"seed": 0, **kwargs})
+
+
+def test_a_service_named_twice_is_one_service():
+    report = run_fuzz(2, seed=1, steps=2, services=["helpdesk", "helpdesk", "gmail"])
+    labels = [e["target"] for e in report["per_target"]]
+    assert labels[:2] == ["service:helpdesk", "service:gmail"] and report["failures"] == 0
+    assert all(len(set(label.split(":")[1].split("+"))) == len(label.split(":")[1].split("+")) for label in labels)
+
+
+@pytest.mark.parametrize("edit, match", [
+    (lambda lines: lines + lines[-1:], r"line 4 repeats a batch \(service:gmail, round 0\)"),
+    (lambda lines: lines + [lines[-1].replace('"round": 0', '"round": 7')], "holds a batch its plan does not have"),
+])
+def test_a_log_with_a_repeated_or_unplanned_batch_is_damaged(tmp_path, edit, match):
+    log = tmp_path / "fuzz.jsonl"
+    run_fuzz(5, log=log, **SMALL)
+    log.write_text("\n".join(edit(log.read_text().splitlines())) + "\n")
+    with pytest.raises(FuzzLogError, match=match):
+        run_fuzz(log=log, resume=True)
+
+
+def test_a_stop_request_ends_the_campaign_before_its_next_batch(monkeypatch):
+    real, calls = fuzz_mod._run_batch, []
+
+    def first_then_stop(job):
+        calls.append(job[0].label)
+        entry = real(job)
+        fuzz_mod.request_stop()  # as the CLI's signal handler does when its KeyboardInterrupt is lost
+        return entry
+
+    monkeypatch.setattr(fuzz_mod, "_run_batch", first_then_stop)
+    with pytest.raises(FuzzInterrupted) as caught:
+        run_fuzz(5, **SMALL)
+    assert calls == ["service:helpdesk"] and caught.value.report["batches"] == 1
+    monkeypatch.setattr(fuzz_mod, "_run_batch", real)
+    assert run_fuzz(1, seed=7, steps=2, include=("service",), services=["gmail"])["batches"] == 1  # cleared

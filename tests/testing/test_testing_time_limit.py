@@ -121,3 +121,26 @@ def test_a_chat_format_env_fuzzes_with_json_observations_off_and_fails_clearly_w
     with pytest.raises(FuzzFailure) as caught:
         fuzz_env(factory, profile=replace(text, machine=MachineConfig()), seed=0, quiet=True)
     assert caught.value.invariant == "obs-not-json"
+
+
+class ExitingNotes(PlantedNotes):
+    """A listing that calls sys.exit."""
+
+    name = "exiting_notes"
+
+    @tool(read_only=True)
+    def list_notes(self, min_priority: int = Field(default=0, ge=0, le=1000)) -> list[dict]:
+        """List notes with at least a priority.
+
+        Args:
+            min_priority: lowest priority listed.
+        """
+        if min_priority >= 500:
+            raise SystemExit(3)
+        return [n.model_dump() for n in self.state.notes.values() if n.priority >= min_priority]
+
+
+def test_a_tool_calling_sys_exit_is_a_finding_not_an_exit() -> None:
+    with pytest.raises(FuzzFailure) as caught:
+        fuzz_service(ExitingNotes, profile=LIMITED, seed=0, quiet=True)
+    assert caught.value.invariant == "exception-in-step" and "SystemExit: 3" in caught.value.detail
