@@ -60,8 +60,12 @@ def test_run_fuzz_reports_examples_failures_and_seconds():
     assert report["seconds"] > 0
 
 
-def test_run_fuzz_counts_a_failure_instead_of_raising():
-    report = run_fuzz(1, seed=0, include=("service",), services=["no_such_service"])
+def test_run_fuzz_counts_a_failure_instead_of_raising(monkeypatch):
+    def broken(self):
+        raise KeyError("no_such_service")
+
+    monkeypatch.setattr(Target, "factory", broken)
+    report = run_fuzz(1, seed=0, include=("service",), services=["helpdesk"])
     assert report["failures"] == 1
     assert report["failed"][0]["invariant"] == "crash"
     assert "no_such_service" in report["failed"][0]["message"]
