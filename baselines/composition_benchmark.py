@@ -205,6 +205,8 @@ def plot(report: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from compoworld_gym.graph import save_figure
+
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
     for ax, metric in zip(axes, ("mean_rubric", "success")):
         for arm in ARMS:
@@ -221,19 +223,16 @@ def plot(report: dict[str, Any], path: Path) -> None:
         ax.set_ylim(0, max(0.1, *(p[metric]["max"] for a in ARMS for p in report["curves"][a])) * 1.1)
         ax.legend()
     fig.suptitle(f"single-service vs composed training, equal SFT tokens, {report['settings']['seeds']} seeds")
-    fig.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=100)
-    plt.close(fig)
-    os.replace(tmp, path)
+    save_figure(fig, path)
 
 
 def write_outputs(report: dict[str, Any], out: Path) -> None:
     """``report.json`` and ``curves.png`` under ``out`` (each written to a temp name, then renamed)."""
+    from compoworld_gym.jsonl import atomic_writer
+
     out.mkdir(parents=True, exist_ok=True)
-    tmp = out / ".report.json.tmp"
-    tmp.write_text(json.dumps(report, indent=2) + "\n")
-    os.replace(tmp, out / "report.json")
+    with atomic_writer(out / "report.json") as fh:
+        fh.write(json.dumps(report, indent=2) + "\n")
     plot(report, out / "curves.png")
 
 

@@ -271,6 +271,8 @@ def plot(metrics: dict[str, Any], path: Path) -> None:
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
+    from compoworld_gym.graph import save_figure
+
     fig, (held, loss, reward) = plt.subplots(1, 3, figsize=(14, 4))
     x = [p["sft_steps"] + p["grpo_steps"] for p in metrics["curve"]]
     for key in ("mean_rubric", "success"):
@@ -283,11 +285,7 @@ def plot(metrics: dict[str, Any], path: Path) -> None:
     reward.plot(range(1, len(metrics["grpo_rewards"]) + 1), metrics["grpo_rewards"], marker=".")
     reward.set(title="GRPO mean reward (completion-focused)", xlabel="GRPO step")
     fig.suptitle(f"{metrics['settings']['model']} on {metrics['settings']['device']}")
-    fig.tight_layout()
-    tmp = path.with_name(f".{path.name}.tmp.png")
-    fig.savefig(tmp, dpi=100)
-    plt.close(fig)
-    os.replace(tmp, path)
+    save_figure(fig, path)
 
 
 def write_outputs(metrics: dict[str, Any], out: Path) -> None:

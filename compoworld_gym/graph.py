@@ -235,7 +235,7 @@ def draw_graph(path: str | Path, graph: Optional[nx.DiGraph] = None) -> Path:
     # Not tight_layout: it draws the ~1,200 arrow patches twice more just to measure them
     # (two thirds of the time); with the axes off, fixed margins lose nothing.
     fig.subplots_adjust(left=0.01, right=0.99, bottom=0.01, top=0.96)
-    return _save(fig, plt, path, tight=False)
+    return save_figure(fig, path, tight=False)
 
 
 def draw_composition(comp: Any, path: str | Path) -> Path:
@@ -269,11 +269,12 @@ def draw_composition(comp: Any, path: str | Path) -> Path:
     nx.draw_networkx_edge_labels(nx.DiGraph(list(labels)), pos, edge_labels=labels, font_size=7, ax=ax)
     ax.set_title(f"{comp.slug}  ({comp.id})", fontsize=9)
     ax.axis("off")
-    return _save(fig, plt, path)
+    return save_figure(fig, path)
 
 
-def _save(fig: Any, plt: Any, path: str | Path, tight: bool = True) -> Path:
-    """Write ``fig`` to ``path`` through a temporary file beside it, renamed into place.
+def save_figure(fig: Any, path: str | Path, tight: bool = True) -> Path:
+    """Write a matplotlib ``fig`` to ``path`` through a temporary file beside it, renamed into place,
+    and close it.
 
     An interrupted or failing draw leaves the old file (or none), never a
     half-written one. The format comes from the suffix (PNG without one), and
@@ -284,6 +285,8 @@ def _save(fig: Any, plt: Any, path: str | Path, tight: bool = True) -> Path:
         ValueError: matplotlib does not know the suffix's format.
         OSError: the directory cannot be written.
     """
+    import matplotlib.pyplot as plt
+
     out = Path(path)
     out.parent.mkdir(parents=True, exist_ok=True)
     fmt = out.suffix[1:].lower() or "png"

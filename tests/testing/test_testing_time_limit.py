@@ -6,6 +6,7 @@ from __future__ import annotations
 import signal
 import time
 from dataclasses import replace
+from typing import Callable
 
 import pytest
 from pydantic import Field
@@ -19,39 +20,47 @@ from tests.testing.test_testing_planted_bug import PlantedNotes
 CALLS: list[int] = []
 
 
-class HangingNotes(PlantedNotes):
-    """Listing with a high ``min_priority`` loops forever (as the fuzz's hr_directory manager cycle did)."""
-
-    name = "hanging_notes"
-
-    @tool(read_only=True)
-    def list_notes(self, min_priority: int = Field(default=0, ge=0, le=1000)) -> list[dict]:
-        """List notes with at least a priority.
-
-        Args:
-            min_priority: lowest priority listed.
-        """
-        while min_priority >= 500:
-            pass
-        return [n.model_dump() for n in self.state.notes.values() if n.priority >= min_priority]
+def _loop_forever() -> None:
+    while True:
+        pass
 
 
-class InterruptedNotes(PlantedNotes):
-    """Ctrl-C arrives while a listing runs."""
+def _interrupt() -> None:
+    raise KeyboardInterrupt
 
-    name = "interrupted_notes"
 
-    @tool(read_only=True)
-    def list_notes(self, min_priority: int = Field(default=0, ge=0, le=1000)) -> list[dict]:
-        """List notes with at least a priority.
+def _exit() -> None:
+    raise SystemExit(3)
 
-        Args:
-            min_priority: lowest priority listed.
-        """
-        CALLS.append(min_priority)
-        if min_priority >= 500:
-            raise KeyboardInterrupt
-        return [n.model_dump() for n in self.state.notes.values() if n.priority >= min_priority]
+
+def notes_whose_listing(service: str, on_trigger: Callable[[], None]) -> type[PlantedNotes]:
+    """A notes service whose listing with ``min_priority >= 500`` calls ``on_trigger`` (loop, Ctrl-C,
+    exit); every listing's ``min_priority`` is recorded in :data:`CALLS`."""
+
+    class Notes(PlantedNotes):
+        name = service
+
+        @tool(read_only=True)
+        def list_notes(self, min_priority: int = Field(default=0, ge=0, le=1000)) -> list[dict]:
+            """List notes with at least a priority.
+
+            Args:
+                min_priority: lowest priority listed.
+            """
+            CALLS.append(min_priority)
+            if min_priority >= 500:
+                on_trigger()
+            return [n.model_dump() for n in self.state.notes.values() if n.priority >= min_priority]
+
+    return Notes
+
+
+#: Listing with a high ``min_priority`` loops forever (as the fuzz's hr_directory manager cycle did).
+HangingNotes = notes_whose_listing("hanging_notes", _loop_forever)
+#: Ctrl-C arrives while a listing runs.
+InterruptedNotes = notes_whose_listing("interrupted_notes", _interrupt)
+#: A listing that calls sys.exit.
+ExitingNotes = notes_whose_listing("exiting_notes", _exit)
 
 
 LIMITED = FuzzProfile(runs=200, steps=6, machine=MachineConfig(action_timeout=0.5))
@@ -121,23 +130,6 @@ def test_a_chat_format_env_fuzzes_with_json_observations_off_and_fails_clearly_w
     with pytest.raises(FuzzFailure) as caught:
         fuzz_env(factory, profile=replace(text, machine=MachineConfig()), seed=0, quiet=True)
     assert caught.value.invariant == "obs-not-json"
-
-
-class ExitingNotes(PlantedNotes):
-    """A listing that calls sys.exit."""
-
-    name = "exiting_notes"
-
-    @tool(read_only=True)
-    def list_notes(self, min_priority: int = Field(default=0, ge=0, le=1000)) -> list[dict]:
-        """List notes with at least a priority.
-
-        Args:
-            min_priority: lowest priority listed.
-        """
-        if min_priority >= 500:
-            raise SystemExit(3)
-        return [n.model_dump() for n in self.state.notes.values() if n.priority >= min_priority]
 
 
 def test_a_tool_calling_sys_exit_is_a_finding_not_an_exit() -> None:
