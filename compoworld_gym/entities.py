@@ -66,6 +66,15 @@ ID_KINDS: tuple[str, ...] = (
     "hotel", "reservation", "flag", "deployment", "alert", "incident", "post",
     "comment", "place", "list", "campaign", "note", "row", "table", "survey",
     "response", "subscription", "vendor", "purchase_order", "asset", "warehouse",
+    # legal, healthcare admin, insurance
+    "matter", "time_entry", "patient", "appointment", "practitioner", "claim", "insurance_policy",
+    # education, real estate, events
+    "course", "assignment", "submission", "enrollment", "property", "unit", "lease", "tenant",
+    "maintenance_request", "ticketed_event", "attendee", "ticket_order",
+    # logistics, manufacturing, government forms
+    "vehicle", "driver", "delivery_route", "manufacturing_order", "bom", "permit", "inspection",
+    # data platforms, devops gateways, media
+    "dashboard", "chart", "dataset", "gateway_route", "upstream", "consumer", "video", "album",
 )
 
 ENTITY_TYPES: frozenset[str] = frozenset(VALUE_TYPES) | frozenset(f"{k}_id" for k in ID_KINDS)
