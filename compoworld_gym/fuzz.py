@@ -34,10 +34,11 @@ import time
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import replace
 from pathlib import Path
+from types import EllipsisType
 from typing import Any, Callable, Iterator, Optional, Sequence
 
 from compoworld_gym.fuzz_log import (  # noqa: F401  (FuzzLogError, BatchRecord re-exported)
-    BatchFailure, BatchRecord, FuzzLogError, LogWriter, check_settings, read_log,
+    BatchFailure, BatchRecord, FuzzLogError, LogWriter, check_settings, logged_timeout, read_log,
 )
 from compoworld_gym.fuzz_plan import (  # noqa: F401  (the plan's names re-exported)
     BATCH_RUNS, KINDS, MAX_BATCH_RUNS, Batch, Target, plan_batches, plan_targets, random_compositions,
@@ -188,7 +189,7 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
              workers: int = 1, include: Optional[Sequence[str]] = None, services: Optional[Sequence[str]] = None,
              progress: Optional[FuzzProgress] = None, minutes: Optional[float] = None,
              batch: Optional[int] = None, log: Optional[Path] = None, resume: bool = False,
-             action_timeout: Optional[float] = DEEP.machine.action_timeout) -> dict[str, Any]:
+             action_timeout: Optional[float] | EllipsisType = ...) -> dict[str, Any]:
     """Fuzz the built-in suite: ``examples`` runs in total, or rounds of batches for ``minutes``.
 
     Args:
@@ -212,7 +213,10 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
             ones left None (``examples`` and ``minutes`` as a pair), its
             batches are skipped and counted in the totals.
         action_timeout: seconds one reset or step may take before it is a
-            ``hang`` finding (None: no limit). Not a log setting.
+            ``hang`` finding (None: no limit). ``...`` (the default): the
+            deep profile's 10 s, or with ``resume`` the limit the log was
+            started with. The log's header records it, but it is not one of
+            the settings a resume must repeat.
 
     Returns:
         ``{"examples": runs executed, "actions": resets and steps executed,
@@ -234,7 +238,7 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
     """
     if workers < 1:
         raise ValueError(f"workers must be >= 1; got {workers}")
-    if action_timeout is not None and action_timeout < 0:
+    if action_timeout is not ... and action_timeout is not None and action_timeout < 0:
         raise ValueError(f"action_timeout must be >= 0 seconds (None: no limit); got {action_timeout}")
     if isinstance(include, str) or isinstance(services, str):
         raise ValueError("include and services take lists of names, not one string")
@@ -245,6 +249,8 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
              "services": None if services is None else list(services), "examples": examples,
              "minutes": minutes, "batch": batch}
     header, previous, notes, keep = read_log(Path(log)) if resume else ({}, [], [], None)
+    if action_timeout is ...:
+        action_timeout = logged_timeout(Path(log), header) if resume else DEEP.machine.action_timeout
     # examples and minutes are one choice: giving either replaces the log's pair (and a
     # differing one is then named by check_settings), instead of mixing them
     pair = ("examples", "minutes") if examples is not None or minutes is not None else ()
@@ -271,7 +277,8 @@ def run_fuzz(examples: Optional[int] = None, seed: Optional[int] = None, *, step
         b.runs for b in plan_batches(len(targets), settings["seed"], settings["examples"], 1))
     jobs = _pending(targets, profile, batches, done_keys, dropped)
     runs_done = sum(r["planned"] for r in previous)
-    writer = None if log is None else LogWriter(Path(log), settings, labels, keep)
+    writer = None if log is None else LogWriter(Path(log), {**settings, "action_timeout": action_timeout},
+                                                 labels, keep)
 
     def finished(entry: dict[str, Any]) -> None:
         nonlocal runs_done

@@ -18,6 +18,8 @@ from typing import IO, Any, Optional
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from compoworld_gym.testing.findings import MachineConfig
+
 try:
     import fcntl
 except ImportError:  # Windows: no advisory locks
@@ -121,6 +123,23 @@ def read_log(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]], list[str
     if not records or records[0].get("header") != "compoworld-fuzz":
         raise FuzzLogError(f"{path} is not a compoworld fuzz log (no header line); give a log written by --log")
     return records[0], records[1:], notes, keep
+
+
+def logged_timeout(path: Path, header: dict[str, Any]) -> Optional[float]:
+    """The action timeout a campaign's log was started with (seconds; None: no limit).
+
+    Logs written before the header recorded it get the default limit
+    (:class:`MachineConfig`'s, 10 s), which those campaigns ran with unless
+    ``--action-timeout`` said otherwise.
+
+    Raises:
+        FuzzLogError: the header's value is not None or a number >= 0.
+    """
+    value = header.get("action_timeout", MachineConfig.action_timeout)
+    if value is None or (isinstance(value, (int, float)) and not isinstance(value, bool) and value >= 0):
+        return None if value is None else float(value)
+    raise FuzzLogError(f"{path}: line 1 has action_timeout {value!r}, not a number of seconds >= 0 or null; "
+                       "the log is damaged")
 
 
 def check_settings(path: Path, header: dict[str, Any], settings: dict[str, Any], labels: list[str],

@@ -41,9 +41,10 @@ def fuzz(
         None, "--log", help="Write a JSON-lines log: the settings, then one line per finished batch."),
     resume: Optional[Path] = typer.Option(
         None, "--resume", help="Continue the campaign of this log (its settings; appends to it)."),
-    action_timeout: float = typer.Option(
-        10.0, "--action-timeout", min=0.0,
-        help="Seconds one reset or step may take before it is a 'hang' finding (0: no limit)."),
+    action_timeout: Optional[float] = typer.Option(
+        None, "--action-timeout", min=0.0,
+        help="Seconds one reset or step may take before it is a 'hang' finding (0: no limit; default 10, "
+             "or with --resume the log's)."),
     as_json: bool = typer.Option(False, "--json", help="Print examples, actions, failures, seconds, ... as JSON."),
 ) -> None:
     """Fuzz every built-in service, composition and task pool with Hypothesis state machines.
@@ -64,7 +65,9 @@ def fuzz(
         raise fail("give --examples N or --minutes M, not both")
     kwargs = {"examples": examples, "minutes": minutes, "seed": seed, "steps": steps, "workers": workers,
               "include": _names(include, KINDS, "--include"), "services": _names(services, None, "--services"),
-              "log": resume or log, "resume": resume is not None, "action_timeout": action_timeout or None}
+              "log": resume or log, "resume": resume is not None,
+              # 0 is "no limit" (None); not given is "the default, or the log's" (...)
+              "action_timeout": ... if action_timeout is None else (action_timeout or None)}
     if log is not None:
         check_out(log)
     with progress("fuzz (0 failure(s))", total=None) as bar:

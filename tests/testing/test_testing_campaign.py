@@ -284,3 +284,34 @@ def test_a_stop_request_ends_the_campaign_before_its_next_batch(monkeypatch):
     assert calls == ["service:helpdesk"] and caught.value.report["batches"] == 1
     monkeypatch.setattr(fuzz_mod, "_run_batch", real)
     assert run_fuzz(1, seed=7, steps=2, include=("service",), services=["gmail"])["batches"] == 1  # cleared
+
+
+def test_resume_keeps_the_action_timeout_the_log_was_started_with(tmp_path, monkeypatch):
+    log = tmp_path / "part.jsonl"
+    run_fuzz(5, log=tmp_path / "full.jsonl", action_timeout=2.5, **SMALL)
+    assert _lines(tmp_path / "full.jsonl")[0]["action_timeout"] == 2.5
+    log.write_text("\n".join((tmp_path / "full.jsonl").read_text().splitlines()[:2]) + "\n")
+    limits = []
+    real = fuzz_mod._run_batch
+    monkeypatch.setattr(fuzz_mod, "_run_batch", lambda job: limits.append(job[1].machine.action_timeout) or real(job))
+    run_fuzz(log=log, resume=True)
+    assert limits == [2.5]  # not the default 10 s
+    run_fuzz(5, log=tmp_path / "none.jsonl", action_timeout=None, **SMALL)  # None: no limit, logged as null
+    (tmp_path / "none2.jsonl").write_text("\n".join((tmp_path / "none.jsonl").read_text().splitlines()[:2]) + "\n")
+    assert _lines(tmp_path / "none.jsonl")[0]["action_timeout"] is None
+    limits.clear()
+    run_fuzz(log=tmp_path / "none2.jsonl", resume=True)
+    assert limits == [None]
+    limits.clear()  # an explicit limit on resume wins over the log's
+    (tmp_path / "p3.jsonl").write_text("\n".join((tmp_path / "full.jsonl").read_text().splitlines()[:2]) + "\n")
+    run_fuzz(log=tmp_path / "p3.jsonl", resume=True, action_timeout=4.0)
+    assert limits == [4.0]
+
+
+def test_a_log_header_with_a_bad_action_timeout_names_line_1(tmp_path):
+    log = tmp_path / "fuzz.jsonl"
+    run_fuzz(5, log=log, **SMALL)
+    header, *rest = log.read_text().splitlines()
+    log.write_text("\n".join([json.dumps({**json.loads(header), "action_timeout": "soon"}), rest[0]]) + "\n")
+    with pytest.raises(FuzzLogError, match="line 1 has action_timeout 'soon'"):
+        run_fuzz(log=log, resume=True)
