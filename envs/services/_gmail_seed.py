@@ -1,4 +1,4 @@
-"""Seed mailbox of the gmail service: realistic support and internal threads.
+"""Seed mailbox of the gmail service: labels and realistic support and internal threads.
 
 Customers are Faker people; colleagues come from the fixed company roster
 (:mod:`._company`), so their addresses match the other office services.
@@ -13,7 +13,8 @@ from typing import Any
 from faker import Faker
 
 from compoworld_gym.envs.services._common import email_for
-from compoworld_gym.envs.services._company import STAFF, TEAMS
+from compoworld_gym.envs.services._company import OPS_EMAIL, STAFF, TEAMS
+from compoworld_gym.envs.services._gmail_models import SYSTEM_LABELS, Draft, GmailState, Label, LabelColor, Message
 
 _BY_NAME = {s.name: s for s in STAFF}
 
@@ -137,3 +138,27 @@ def seed_mailbox(fake: Faker, rng: random.Random, today: dt.date, owner: str
     ]
     counters = {"MSG": len(box.messages) + 1, "THR": box.threads + 1, "DRF": 3}
     return box.messages, drafts, counters
+
+
+def seed_gmail(fake: Faker, rng: random.Random, today: dt.date) -> GmailState:
+    """The operations mailbox: the system labels, four coloured user labels and the seed threads and drafts.
+
+    Args:
+        fake: the seeded Faker for customers' names and text.
+        rng: the seeded generator behind :func:`seed_mailbox`.
+        today: the task's date; mail is dated before it.
+    """
+    state = GmailState()
+    for lid in SYSTEM_LABELS:
+        state.labels[lid] = Label(id=lid, name=lid, type="system")
+    for i, (name, bg) in enumerate((("Billing", "#fb4c2f"), ("Escalations", "#ffad47"),
+                                    ("Vendors", "#16a766"), ("Follow-up", "#4a86e8")), start=1):
+        lid = f"LBL-{i:04d}"
+        state.labels[lid] = Label(id=lid, name=name, type="user",
+                                  color=LabelColor(textColor="#ffffff", backgroundColor=bg))
+    state.counters["LBL"] = 5
+    messages, drafts, counters = seed_mailbox(fake, rng, today, OPS_EMAIL)
+    state.messages = {m["id"]: Message(**m) for m in messages}
+    state.drafts = {d["id"]: Draft(**d) for d in drafts}
+    state.counters.update(counters)
+    return state

@@ -16,28 +16,20 @@ import random
 from typing import Any, Literal, Optional
 
 from faker import Faker
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field
 
 from compoworld_gym.envs.services import _crm_models as m
-from compoworld_gym.envs.services._company import STAFF
+from compoworld_gym.envs.services._crm_rules import (
+    META, REQUIRED, SINGULAR, association_target, check_clearable, check_props, check_type, find, link,
+    parse_props, render)
 from compoworld_gym.envs.services._crm_seed import seed_crm
 from compoworld_gym.envs.services._hubspot import (
-    INVERSE, LABELS, TYPE_TARGET, AssociationInput, AssociationTypeSpec, FilterGroup, ObjectId, Sort, page,
-    search)
+    LABELS, AssociationInput, AssociationTypeSpec, FilterGroup, ObjectId, Sort, page)
 from compoworld_gym.entities import Id
-from compoworld_gym.errors import Conflict, InvalidArgument, NotFound
+from compoworld_gym.errors import InvalidArgument, NotFound
 from compoworld_gym.service import Service, tool
 
 ObjectType = Literal["companies", "contacts", "deals"]
-_META = {"contacts": ("contacts", m.Contact, m.ContactProperties, "CON"),
-         "companies": ("companies", m.Company, m.CompanyProperties, "COMP"),
-         "deals": ("deals", m.Deal, m.DealProperties, "DEAL")}
-_REQUIRED = {"contacts": "email", "companies": "name", "deals": "dealname"}
-_UNIQUE = {"contacts": "email", "companies": "domain"}
-_STAFF_EMAILS = {s.email for s in STAFF}
-_NOT_PROPS = {"id", "archived"}
-_SINGULAR = {"contacts": "contact", "companies": "company", "deals": "deal", "notes": "note", "tickets": "ticket",
-             "calls": "call", "emails": "email", "meetings": "meeting"}
 
 
 class Crm(Service):
@@ -216,7 +208,7 @@ class Crm(Service):
             properties: e.g. for a deal {dealname, amount, dealstage, closedate, owner_email}.
             associations: objects to link (deal->contact 3, deal->company 341).
         """
-        return self._create(objectType, self._props(objectType, properties), associations)
+        return self._create(objectType, parse_props(objectType, properties), associations)
 
     @tool(read_only=False)
     def crm_update_object(self, objectType: ObjectType, objectId: ObjectId,  # noqa: N803
@@ -228,7 +220,7 @@ class Crm(Service):
             objectId: the object id.
             properties: the properties to change.
         """
-        return self._update(objectType, objectId, self._props(objectType, properties))
+        return self._update(objectType, objectId, parse_props(objectType, properties))
 
     @tool(read_only=True)
     def crm_search_objects(
@@ -293,9 +285,9 @@ class Crm(Service):
         self._obj(fromObjectType, fromObjectId)
         self._obj(toObjectType, toObjectId)
         for t in associationTypes:
-            self._check_type(fromObjectType, t.associationTypeId, toObjectType)
+            check_type(fromObjectType, t.associationTypeId, toObjectType)
         type_ids = [t.associationTypeId for t in associationTypes]
-        self._link(fromObjectType, fromObjectId, toObjectType, toObjectId, type_ids)
+        link(self.state.associations, fromObjectType, fromObjectId, toObjectType, toObjectId, type_ids)
         return self.crm_get_associations(fromObjectType, toObjectType, fromObjectId, after=None, limit=500)
 
     # ------------------------------------------------------------------ notes
@@ -316,7 +308,7 @@ class Crm(Service):
                       hubspot_owner_id=properties.hubspot_owner_id, createdate=now, lastmodifieddate=now)
         self.state.notes[note.id] = note
         for to_type, to_id, types in links:
-            self._link("notes", note.id, to_type, to_id, types)
+            link(self.state.associations, "notes", note.id, to_type, to_id, types)
         return self._render(note, None, ["contacts", "companies", "deals"])
 
     @tool(read_only=True, returns=m.Note)
@@ -355,71 +347,33 @@ class Crm(Service):
 
     # --------------------------------------------------------------- helpers
     def _coll(self, otype: str) -> dict:
-        return getattr(self.state, _META[otype][0])
+        return getattr(self.state, META[otype][0])
 
     def _obj(self, otype: str, oid: str) -> Any:
-        rec = self._coll(otype).get(oid) if otype in _META else self.state.notes.get(oid)
+        rec = self._coll(otype).get(oid) if otype in META else self.state.notes.get(oid)
         if rec is None or rec.archived:
-            raise NotFound(f"{_SINGULAR.get(otype, otype)} {oid!r} not found; search {otype} to find valid ids.")
+            raise NotFound(f"{SINGULAR.get(otype, otype)} {oid!r} not found; search {otype} to find valid ids.")
         return rec
-
-    @staticmethod
-    def _props(otype: str, raw: dict[str, Any]) -> BaseModel:
-        try:
-            return _META[otype][2].model_validate(raw)
-        except ValidationError as exc:
-            first = exc.errors(include_url=False)[0]
-            where = ".".join(str(x) for x in first["loc"])
-            raise InvalidArgument(f"invalid {otype} property '{where}': {first['msg']}; valid properties: "
-                                  f"{', '.join(_META[otype][2].model_fields)}.") from None
-
-    def _check_props(self, otype: str, values: dict[str, Any], own_id: Optional[str]) -> None:
-        owner = values.get("owner_email")
-        if owner is not None and owner.lower() not in _STAFF_EMAILS:
-            raise InvalidArgument(f"owner_email {owner!r} is not a company user; owners are @company.example staff.")
-        key = _UNIQUE.get(otype)
-        if key and values.get(key) is not None:
-            for r in self._coll(otype).values():
-                if r.id != own_id and (getattr(r, key) or "").lower() == str(values[key]).lower():
-                    raise Conflict(f"{_SINGULAR.get(otype, otype)} {r.id} already has {key} {values[key]!r}.")
-
-    def _check_type(self, from_type: str, type_id: int, to_type: str) -> None:
-        if TYPE_TARGET.get((from_type, type_id)) != to_type:
-            valid = sorted(t for (f, t), dest in TYPE_TARGET.items() if f == from_type and dest == to_type)
-            raise InvalidArgument(f"association type {type_id} does not link {from_type} to {to_type}; "
-                                  f"valid ids: {valid}.")
 
     def _resolve(self, from_type: str, associations: list[AssociationInput]) -> list[tuple[str, str, list[int]]]:
         links = []
         for a in associations:
-            targets = {TYPE_TARGET.get((from_type, t.associationTypeId)) for t in a.types}
-            if None in targets or len(targets) != 1:
-                raise InvalidArgument(f"association types {[t.associationTypeId for t in a.types]} are not "
-                                      f"valid {from_type} associations to one object type.")
-            to_type = targets.pop()
+            to_type = association_target(from_type, [t.associationTypeId for t in a.types])
             self._obj(to_type, a.to.id)
             links.append((to_type, a.to.id, [t.associationTypeId for t in a.types]))
         return links
 
-    def _link(self, ft: str, fid: str, tt: str, tid: str, types: list[int]) -> None:
-        for a_t, a_id, b_t, b_id, ids in ((ft, fid, tt, tid, types), (tt, tid, ft, fid, [INVERSE[t] for t in types])):
-            key = f"{a_t}:{a_id}->{b_t}:{b_id}"
-            old = self.state.associations.get(key)
-            merged = sorted(set(ids) | set(old.type_ids if old else []))
-            self.state.associations[key] = m.Association(from_type=a_t, from_id=a_id, to_type=b_t, to_id=b_id,
-                                                         type_ids=merged)
-
     def _create(self, otype: str, props: BaseModel, associations: list[AssociationInput]) -> dict:
         values = {k: v for k, v in props.model_dump(exclude_unset=True).items() if v is not None}
-        if values.get(_REQUIRED[otype]) in (None, ""):
-            raise InvalidArgument(f"properties.{_REQUIRED[otype]} is required to create {otype}.")
-        self._check_props(otype, values, None)
+        if values.get(REQUIRED[otype]) in (None, ""):
+            raise InvalidArgument(f"properties.{REQUIRED[otype]} is required to create {otype}.")
+        check_props(otype, values, None, self._coll(otype))
         links = self._resolve(otype, associations)
         now = self.now()
-        rec = _META[otype][1](id=self.new_id(_META[otype][3]), createdate=now, lastmodifieddate=now, **values)
+        rec = META[otype][1](id=self.new_id(META[otype][3]), createdate=now, lastmodifieddate=now, **values)
         self._coll(otype)[rec.id] = rec
         for to_type, to_id, types in links:
-            self._link(otype, rec.id, to_type, to_id, types)
+            link(self.state.associations, otype, rec.id, to_type, to_id, types)
         return self._render(rec, None)
 
     def _update(self, otype: str, oid: str, props: BaseModel) -> dict:
@@ -427,11 +381,8 @@ class Crm(Service):
         values = props.model_dump(exclude_unset=True)
         if not values:
             raise InvalidArgument("properties is empty: give at least one property to change.")
-        fields = _META[otype][1].model_fields
-        for key, value in values.items():
-            if value in (None, "") and (fields[key].is_required() or fields[key].default is not None):
-                raise InvalidArgument(f"{key} cannot be cleared.")
-        self._check_props(otype, values, oid)
+        check_clearable(otype, values)
+        check_props(otype, values, oid, self._coll(otype))
         for key, value in values.items():
             setattr(rec, key, value)
         rec.lastmodifieddate = self.now()
@@ -441,27 +392,12 @@ class Crm(Service):
         return self._render(self._obj(otype, oid), properties, associations)
 
     def _search(self, otype, groups, properties, limit, after, sorts) -> dict:
-        recs = {r.id: r for r in self._coll(otype).values() if not r.archived}
-        rows = [{**self._render(r, None)["properties"], "hs_object_id": r.id} for r in recs.values()]
-        known = set(_META[otype][1].model_fields) - _NOT_PROPS | {"hs_object_id"}
-        found = search(rows, groups, sorts, known)
+        found = find(otype, self._coll(otype), groups, sorts)
         chunk, paging = page(found, after, limit)
-        return {"total": len(found), "results": [self._render(recs[r["hs_object_id"]], properties) for r in chunk],
-                "paging": paging}
+        return {"total": len(found), "results": [self._render(r, properties) for r in chunk], "paging": paging}
 
     def _render(self, rec: Any, properties: Optional[list[str]], associations: Optional[list[str]] = None) -> dict:
-        props = rec.model_dump(mode="json", exclude=_NOT_PROPS)
-        if properties:
-            props = {k: v for k, v in props.items() if k in properties}
-        out = {"id": rec.id, "properties": props, "createdAt": rec.createdate.isoformat(),
-               "updatedAt": rec.lastmodifieddate.isoformat(), "archived": rec.archived}
-        if associations:
-            otype = next((t for t, meta in _META.items() if isinstance(rec, meta[1])), "notes")
-            links = [a for a in self.state.associations.values() if a.from_type == otype and a.from_id == rec.id]
-            out["associations"] = {t: {"results": [
-                {"id": a.to_id, "type": f"{_SINGULAR[otype]}_to_{_SINGULAR.get(t, t)}"}
-                for a in links if a.to_type == t]} for t in associations}
-        return out
+        return render(rec, properties, associations, self.state.associations)
 
     # ------------------------------------------------------------------ seeds
     @classmethod

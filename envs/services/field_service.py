@@ -19,101 +19,13 @@ from typing import Literal, Optional
 from faker import Faker
 from pydantic import Field
 
-from compoworld_gym.entities import Address, City, Date, Email, Id, Money, PersonName, Phone, Sku
+from compoworld_gym.entities import Address, Date, Email, Id, PersonName, Phone, Sku
 from compoworld_gym.envs.services._commerce import money
-from compoworld_gym.envs.services._common import email_for
+from compoworld_gym.envs.services._field_service_models import (
+    CITY, LABOR_RATE, FieldServiceState, Job, JobStatus, Part, PartUse, Skill, Technician, Window, Zone)
+from compoworld_gym.envs.services._field_service_seed import seed_field_service
 from compoworld_gym.errors import Conflict, Unprocessable
-from compoworld_gym.service import Record, Service, ServiceState, tool
-
-Skill = Literal["hvac", "plumbing", "electrical", "appliance"]
-Zone = Literal["north", "south", "east", "west", "central"]
-Window = Literal["08:00-12:00", "12:00-16:00", "16:00-20:00"]
-JobStatus = Literal["unscheduled", "scheduled", "in_progress", "completed", "cancelled"]
-LABOR_RATE = {"hvac": 145.0, "plumbing": 125.0, "electrical": 135.0, "appliance": 110.0}
-CITY = "Austin"
-ZIPS = {"north": "78758", "south": "78745", "east": "78702", "west": "78746", "central": "78701"}
-
-
-class Technician(Record):
-    """A field technician."""
-
-    id: Id("technician") = Field(description="Technician id, e.g. TEC-0001.")
-    name: PersonName = Field(description="Full name.")
-    email: Email = Field(description="Work email.")
-    phone: Phone = Field(description="Mobile phone, E.164.")
-    skills: list[Skill] = Field(description="Trades the technician is certified for.")
-    zones: list[Zone] = Field(description="Service zones the technician covers.")
-    active: bool = Field(default=True, description="False when off duty (cannot be dispatched).")
-
-
-class PartUse(Record):
-    """Parts used on a job."""
-
-    sku: Sku = Field(description="Part SKU.")
-    quantity: int = Field(ge=1, description="Units used.")
-    unit_price: Money = Field(description="USD per unit at time of use.")
-
-
-class Job(Record):
-    """An on-site service job."""
-
-    id: Id("job") = Field(description="Job id, e.g. JOB-0001.")
-    customer_name: PersonName = Field(description="Customer's full name.")
-    customer_phone: Phone = Field(description="Customer's phone, E.164.")
-    customer_email: Email = Field(description="Customer's email.")
-    address: Address = Field(description="Street address of the visit.")
-    city: City = Field(description="City of the visit.")
-    zone: Zone = Field(description="Service zone of the address.")
-    service_type: Skill = Field(description="Trade needed (the technician must have this skill).")
-    description: str = Field(description="What the customer reported.")
-    priority: Literal["normal", "urgent"] = Field(description="Urgency.")
-    status: JobStatus = Field(description="Lifecycle status.")
-    scheduled_date: Optional[Date] = Field(default=None, description="Visit date once scheduled.")
-    time_window: Optional[Window] = Field(default=None, description="Arrival window once scheduled.")
-    technician_id: Optional[Id("technician")] = Field(default=None, description="Assigned technician.")
-    parts: list[PartUse] = Field(default_factory=list, description="Parts used so far.")
-    labor_hours: float = Field(default=0.0, ge=0, description="Hours billed on completion.")
-    invoice_total: Optional[Money] = Field(default=None, description="USD billed (parts + labor) once completed.")
-    notes: list[str] = Field(default_factory=list, description="Dispatch and resolution notes, oldest first.")
-
-
-class Part(Record):
-    """A stocked part."""
-
-    sku: Sku = Field(description="Part SKU, e.g. PRT-HV-001.")
-    name: str = Field(description="Part name.")
-    category: Skill = Field(description="Trade the part belongs to.")
-    unit_price: Money = Field(description="USD per unit.")
-    stock: int = Field(ge=0, description="Units in the warehouse.")
-
-
-class FieldServiceState(ServiceState):
-    """Technicians, jobs and parts stock."""
-
-    technicians: dict[str, Technician] = Field(default_factory=dict, description="Technicians by id.")
-    jobs: dict[str, Job] = Field(default_factory=dict, description="Jobs by id.")
-    parts: dict[str, Part] = Field(default_factory=dict, description="Parts by SKU.")
-
-
-PARTS = (
-    ("PRT-HV-001", "Furnace igniter", "hvac", 48.5), ("PRT-HV-002", "Capacitor 45/5 uF", "hvac", 22.0),
-    ("PRT-HV-003", "Thermostat, programmable", "hvac", 89.0), ("PRT-PL-001", "Wax ring seal", "plumbing", 6.5),
-    ("PRT-PL-002", "Water heater thermocouple", "plumbing", 18.75), ("PRT-PL-003", "Faucet cartridge", "plumbing", 27.0),
-    ("PRT-EL-001", "GFCI outlet 20A", "electrical", 24.0), ("PRT-EL-002", "Circuit breaker 30A", "electrical", 31.5),
-    ("PRT-AP-001", "Dryer heating element", "appliance", 54.0), ("PRT-AP-002", "Dishwasher drain pump", "appliance", 67.0),
-)
-TECH_COVERAGE = (
-    (("hvac", "electrical"), ("north", "central")), (("plumbing", "appliance"), ("south", "central")),
-    (("hvac", "plumbing"), ("east", "south")), (("electrical", "appliance"), ("west", "north")),
-    (("hvac", "appliance"), ("west", "east")), (("plumbing", "electrical"), ("north", "east", "west")),
-    (("hvac", "plumbing"), ("central", "south", "west")), (("electrical",), ("south", "east")),
-)
-ISSUES = {
-    "hvac": ("Furnace not igniting", "AC blowing warm air", "Thermostat unresponsive"),
-    "plumbing": ("Leaking toilet base", "No hot water", "Dripping kitchen faucet"),
-    "electrical": ("Outlet sparks when used", "Breaker keeps tripping", "Flickering lights in hallway"),
-    "appliance": ("Dryer not heating", "Dishwasher not draining", "Oven temperature off"),
-}
+from compoworld_gym.service import Service, tool
 
 
 class FieldService(Service):
@@ -398,47 +310,4 @@ class FieldService(Service):
     # ------------------------------------------------------------------ seeds
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> FieldServiceState:
-        st = FieldServiceState()
-        for sku, name, cat, price in PARTS:
-            st.parts[sku] = Part(sku=sku, name=name, category=cat, unit_price=price, stock=rng.randint(0, 12))
-        skills = ("hvac", "plumbing", "electrical", "appliance")
-        zones = ("north", "south", "east", "west", "central")
-        # Fixed coverage so every (trade, zone) pair has an active technician.
-        for i, (sk, zs) in enumerate(TECH_COVERAGE, start=1):
-            name = fake.name()
-            st.technicians[f"TEC-{i:04d}"] = Technician(
-                id=f"TEC-{i:04d}", name=name, email=email_for(name, "fieldpro.example"),
-                phone=f"+1512555{200 + i:04d}", skills=list(sk), zones=list(zs), active=i != 7)
-        statuses = ("unscheduled", "unscheduled", "unscheduled", "scheduled", "scheduled", "scheduled", "scheduled",
-                    "scheduled", "in_progress", "completed", "completed", "cancelled")
-        windows = ("08:00-12:00", "12:00-16:00", "16:00-20:00")
-        for n, status in enumerate(statuses, start=1):
-            cust = fake.name()
-            zone, stype = zones[n % 5], skills[(n * 7) % 4]
-            job = Job(
-                id=f"JOB-{n:04d}", customer_name=cust, customer_phone=f"+1512555{3000 + n:04d}",
-                customer_email=email_for(cust, fake.free_email_domain()),
-                address=f"{fake.building_number()} {fake.street_name()}, {CITY}, TX {ZIPS[zone]}", city=CITY,
-                zone=zone, service_type=stype, description=rng.choice(ISSUES[stype]),
-                priority="urgent" if n % 5 == 0 else "normal", status=status)
-            if status in ("scheduled", "in_progress", "completed"):
-                techs = [t for t in st.technicians.values() if stype in t.skills and zone in t.zones and t.active]
-                day = {"in_progress": 0, "completed": -rng.randint(1, 5)}.get(status, rng.randint(0, 4))
-                date = today + dt.timedelta(days=day)
-                free = [(t, w) for t in techs for w in windows if not any(
-                    o.technician_id == t.id and o.scheduled_date == date and o.time_window == w
-                    for o in st.jobs.values())]
-                if free:
-                    t, w = free[rng.randrange(len(free))]
-                    job.technician_id, job.scheduled_date, job.time_window = t.id, date, w
-                else:
-                    job.status = "unscheduled"
-            if job.status == "completed":
-                part = rng.choice([p for p in st.parts.values() if p.category == stype])
-                job.parts.append(PartUse(sku=part.sku, quantity=1, unit_price=part.unit_price))
-                job.labor_hours = 1.5
-                job.invoice_total = money(part.unit_price + 1.5 * LABOR_RATE[stype])
-                job.notes.append("Completed: replaced faulty part and tested.")
-            st.jobs[job.id] = job
-        st.counters["JOB"] = len(statuses) + 1
-        return st
+        return seed_field_service(fake, rng, today)

@@ -7,6 +7,8 @@ passengers; fare brands with change and refund conditions). The timetable is
 a built-in constant (``_timetable.SCHEDULES``): flight ``PA101`` operating on
 2026-01-20 has flight id ``PA101-20260120``. Seats already sold come from a
 seeded load factor plus the bookings in the state. Fares: base fare x fare
+
+
 class multiplier x advance-purchase factor (see :func:`fare`).
 """
 
@@ -15,84 +17,20 @@ from __future__ import annotations
 import datetime as dt
 import random
 import zlib
-from typing import Annotated, Literal, Optional
+from typing import Literal, Optional
 
 from faker import Faker
-from pydantic import AfterValidator, Field
+from pydantic import Field
 
-from compoworld_gym.entities import City, Date, DateTime, Email, Id, Money, PersonName
+from compoworld_gym.entities import Date, Email, Id, Money
 from compoworld_gym.envs.services._commerce import MONEY_MAX, money
-from compoworld_gym.envs.services._common import email_for
+from compoworld_gym.envs.services._flights_models import FareClass, FlightBooking, FlightsState, FullName, Passenger
+from compoworld_gym.envs.services._flights_rules import (
+    CANCEL_FEE, CHANGE_FEE, CLASS_MULT, SEARCH_HORIZON_DAYS, fare, flight_times, seats_left)
+from compoworld_gym.envs.services._flights_seed import seed_flights
 from compoworld_gym.envs.services._timetable import AIRPORTS, BY_ROUTE, SCHEDULES, Airport, Schedule
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
-from compoworld_gym.service import DAY_START, Record, Service, ServiceState, tool
-
-FareClass = Literal["basic", "standard", "flex"]
-CLASS_MULT = {"basic": 1.0, "standard": 1.35, "flex": 1.9}
-#: Per-passenger fees in USD; None = not allowed.
-CHANGE_FEE = {"basic": None, "standard": 75.0, "flex": 0.0}
-CANCEL_FEE = {"basic": None, "standard": 100.0, "flex": 0.0}
-SEARCH_HORIZON_DAYS = 330
-
-
-def fare(s: Schedule, fare_class: str, departure: dt.date, booked_on: dt.date) -> float:
-    """Per-passenger fare in USD: base x class multiplier x advance factor
-    (under 3 days 1.5, under 7 days 1.25, under 14 days 1.1, else 1.0)."""
-    days = (departure - booked_on).days
-    adv = 1.5 if days < 3 else 1.25 if days < 7 else 1.1 if days < 14 else 1.0
-    return money(s.base_fare * CLASS_MULT[fare_class] * adv)
-
-
-def _has_text(name: str) -> str:
-    # The last word is the ticket's surname (update_passenger); a blank name has none.
-    if not name.split():
-        raise ValueError("a passenger name must not be empty or blank")
-    return name
-
-
-#: A passenger's full name: not blank. The pattern says in the JSON Schema what
-#: ``_has_text`` checks (a non-space character somewhere; anchored, so generators
-#: that read a pattern as a full match agree); the validator gives the clear message.
-FullName = Annotated[PersonName, AfterValidator(_has_text),
-                     Field(json_schema_extra={"pattern": r"^\s*\S[\s\S]*$"})]
-
-
-class Passenger(Record):
-    """A traveller on a booking."""
-
-    name: FullName = Field(description="Full name as on the passport (not blank).",
-                           json_schema_extra={"minLength": 1})
-    email: Email = Field(description="Passenger's email for notifications.")
-
-
-class FlightBooking(Record):
-    """A flight booking (order)."""
-
-    id: Id("booking") = Field(description="Booking id, e.g. FB-0001.")
-    flight_id: Id("flight") = Field(description="Flight id, e.g. PA101-20260120.")
-    flight_number: str = Field(description="Marketing flight number.")
-    origin: str = Field(description="Origin airport IATA code.")
-    destination: str = Field(description="Destination airport IATA code.")
-    origin_city: City = Field(description="Origin city.")
-    destination_city: City = Field(description="Destination city.")
-    departure: DateTime = Field(description="Local departure time at the origin.")
-    arrival: DateTime = Field(description="Local arrival time at the destination.")
-    fare_class: FareClass = Field(description="basic, standard or flex.")
-    passengers: list[Passenger] = Field(min_length=1, description="Travellers.")
-    contact_email: Email = Field(description="Who receives booking emails.")
-    price_per_passenger: Money = Field(description="USD fare per traveller.")
-    total_paid: Money = Field(description="USD charged so far (fares plus change fees).")
-    status: Literal["confirmed", "cancelled"] = Field(description="Booking status.")
-    refund_amount: Money = Field(default=0.0, description="USD refunded on cancellation.")
-    booked_on: Date = Field(description="Date booked.")
-    history: list[str] = Field(default_factory=list, description="Changes, oldest first.")
-
-
-class FlightsState(ServiceState):
-    """Bookings plus the seed of the timetable's background seat load."""
-
-    bookings: dict[str, FlightBooking] = Field(default_factory=dict, description="Bookings by id.")
-    load_salt: int = Field(default=0, description="Seeds how full each flight is before these bookings.")
+from compoworld_gym.service import DAY_START, Service, tool
 
 
 class Flights(Service):
@@ -126,16 +64,10 @@ class Flights(Service):
         return s, date
 
     def _times(self, s: Schedule, date: dt.date) -> tuple[dt.datetime, dt.datetime]:
-        dep = dt.datetime.combine(date, s.depart)
-        shift = AIRPORTS[s.destination].utc_offset - AIRPORTS[s.origin].utc_offset
-        return dep, dep + dt.timedelta(minutes=s.minutes, hours=shift)
+        return flight_times(s, date)
 
     def _seats_left(self, s: Schedule, flight_id: str) -> int:
-        h = zlib.crc32(f"{self.state.load_salt}:{flight_id}".encode())
-        background = s.capacity if h % 23 == 0 else s.capacity - 4 - h % 60  # ~4% sold out
-        mine = sum(len(b.passengers) for b in self.state.bookings.values()
-                   if b.flight_id == flight_id and b.status == "confirmed")
-        return max(0, s.capacity - background - mine)
+        return seats_left(s, flight_id, self.state.load_salt, self.state.bookings)
 
     def _clock(self) -> dt.datetime:
         # Read the logical clock without advancing it (reads must not change state).
@@ -399,32 +331,4 @@ class Flights(Service):
     # ------------------------------------------------------------------ seeds
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> FlightsState:
-        st = FlightsState(load_salt=rng.randrange(10**6))
-        svc = cls(st, today=today)
-        numbers = sorted(SCHEDULES)
-        n = 0
-        while n < 8:
-            s = SCHEDULES[rng.choice(numbers)]
-            date = today + dt.timedelta(days=rng.randint(3, 40))
-            fid = f"{s.flight_number}-{date:%Y%m%d}"
-            if date.weekday() not in s.weekdays or svc._seats_left(s, fid) < 3:
-                continue
-            n += 1
-            lead = fake.name()
-            pax = [Passenger(name=lead, email=email_for(lead, fake.free_email_domain()))]
-            if n % 3 == 0:
-                other = f"{fake.first_name()} {lead.split()[-1]}"
-                pax.append(Passenger(name=other, email=email_for(other, fake.free_email_domain())))
-            cls_ = ("basic", "standard", "flex")[n % 3]
-            booked = today - dt.timedelta(days=rng.randint(1, 20))
-            dep, arr = svc._times(s, date)
-            price = fare(s, cls_, date, booked)
-            st.bookings[f"FB-{n:04d}"] = FlightBooking(
-                id=f"FB-{n:04d}", flight_id=fid, flight_number=s.flight_number, origin=s.origin,
-                destination=s.destination, origin_city=AIRPORTS[s.origin].city,
-                destination_city=AIRPORTS[s.destination].city, departure=dep, arrival=arr, fare_class=cls_,
-                passengers=pax, contact_email=pax[0].email, price_per_passenger=price,
-                total_paid=money(price * len(pax)), status="cancelled" if n == 8 else "confirmed",
-                refund_amount=0.0, booked_on=booked)
-        st.counters["FB"] = n + 1
-        return st
+        return seed_flights(fake, rng, today)

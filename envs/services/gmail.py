@@ -16,75 +16,14 @@ import random
 from typing import Literal, Optional
 
 from faker import Faker
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from compoworld_gym.entities import DateTime, Email, Id
-from compoworld_gym.envs.services._company import OPS_EMAIL
+from compoworld_gym.entities import Email, Id
+from compoworld_gym.envs.services._gmail_models import FIXED_LABELS, Draft, GmailState, Label, LabelColor, Message
 from compoworld_gym.envs.services._gmail_query import message_matches, parse_query
-from compoworld_gym.envs.services._gmail_seed import seed_mailbox
+from compoworld_gym.envs.services._gmail_seed import seed_gmail
 from compoworld_gym.errors import Conflict, InvalidArgument, Unprocessable
-from compoworld_gym.service import Record, Service, ServiceState, tool
-
-SYSTEM_LABELS = ("INBOX", "SENT", "DRAFT", "UNREAD", "STARRED", "IMPORTANT", "TRASH", "SPAM")
-#: System labels a client may not add or remove by hand (Gmail rejects it).
-FIXED_LABELS = frozenset({"SENT", "DRAFT"})
-
-
-class LabelColor(BaseModel):
-    """Label colours as hex strings, e.g. '#ffffff'."""
-
-    model_config = ConfigDict(extra="forbid")
-    textColor: str = Field(pattern=r"^#[0-9a-fA-F]{6}$", description="Text colour, e.g. '#000000'.")
-    backgroundColor: str = Field(pattern=r"^#[0-9a-fA-F]{6}$", description="Background colour.")
-
-
-class Label(Record):
-    """A system or user label."""
-
-    id: Id("label") = Field(description="Label id: the system name (INBOX, UNREAD, ...) or LBL-0001.")
-    name: str = Field(description="Display name.")
-    type: Literal["system", "user"] = Field(description="system labels are built in.")
-    messageListVisibility: Literal["show", "hide"] = Field(default="show", description="Shown in message list.")
-    labelListVisibility: Literal["labelShow", "labelShowIfUnread", "labelHide"] = Field(
-        default="labelShow", description="Shown in the label list.")
-    color: Optional[LabelColor] = Field(default=None, description="Colours of a user label.")
-
-
-class Message(Record):
-    """One email in the mailbox (received or sent)."""
-
-    id: Id("email_message") = Field(description="Message id, e.g. MSG-0001.")
-    thread_id: Id("email_thread") = Field(description="Conversation id, e.g. THR-0001.")
-    sender: Email = Field(description="The From address.")
-    to: list[Email] = Field(default_factory=list, description="To addresses.")
-    cc: list[Email] = Field(default_factory=list, description="Cc addresses.")
-    bcc: list[Email] = Field(default_factory=list, description="Bcc addresses (sent mail only).")
-    subject: str = Field(description="Subject line.")
-    body: str = Field(description="Plain-text body.")
-    label_ids: list[Id("label")] = Field(default_factory=list, description="Labels; UNREAD absent = read.")
-    date: DateTime = Field(description="When it was received or sent.")
-
-
-class Draft(Record):
-    """An unsent draft."""
-
-    id: Id("draft") = Field(description="Draft id, e.g. DRF-0001.")
-    thread_id: Optional[Id("email_thread")] = Field(default=None, description="Thread it replies to, if any.")
-    to: list[Email] = Field(default_factory=list, description="To addresses.")
-    cc: list[Email] = Field(default_factory=list, description="Cc addresses.")
-    bcc: list[Email] = Field(default_factory=list, description="Bcc addresses.")
-    subject: str = Field(default="", description="Subject line.")
-    body: str = Field(default="", description="Plain-text body.")
-    updated_at: DateTime = Field(description="When the draft was last saved.")
-
-
-class GmailState(ServiceState):
-    """The mailbox: its address, labels, messages and drafts."""
-
-    email_address: Email = Field(default=OPS_EMAIL, description="The mailbox owner's address (From of sent mail).")
-    labels: dict[str, Label] = Field(default_factory=dict, description="Labels by id.")
-    messages: dict[str, Message] = Field(default_factory=dict, description="Messages by id.")
-    drafts: dict[str, Draft] = Field(default_factory=dict, description="Drafts by id.")
+from compoworld_gym.service import Service, tool
 
 
 def _snippet(m: Message | Draft) -> str:
@@ -437,20 +376,7 @@ class Gmail(Service):
     # ------------------------------------------------------------------ seeds
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> GmailState:
-        state = GmailState()
-        for lid in SYSTEM_LABELS:
-            state.labels[lid] = Label(id=lid, name=lid, type="system")
-        for i, (name, bg) in enumerate((("Billing", "#fb4c2f"), ("Escalations", "#ffad47"),
-                                        ("Vendors", "#16a766"), ("Follow-up", "#4a86e8")), start=1):
-            lid = f"LBL-{i:04d}"
-            state.labels[lid] = Label(id=lid, name=name, type="user",
-                                      color=LabelColor(textColor="#ffffff", backgroundColor=bg))
-        state.counters["LBL"] = 5
-        messages, drafts, counters = seed_mailbox(fake, rng, today, OPS_EMAIL)
-        state.messages = {m["id"]: Message(**m) for m in messages}
-        state.drafts = {d["id"]: Draft(**d) for d in drafts}
-        state.counters.update(counters)
-        return state
+        return seed_gmail(fake, rng, today)
 
 
 def _as_message(d: Draft, owner: str) -> Message:

@@ -18,44 +18,12 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import City, Date, Email, Id, PersonName, Phone
-from compoworld_gym.envs.services._workforce import Person, roster
+from compoworld_gym.envs.services._hr_directory_models import (
+    Department, Employee, EmployeeStatus, EmploymentType, HrDirectoryState)
+from compoworld_gym.envs.services._hr_directory_seed import seed_directory
+from compoworld_gym.envs.services._workforce import roster
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
-from compoworld_gym.service import Record, Service, ServiceState, tool
-
-EmployeeStatus = Literal["active", "on_leave", "terminated"]
-EmploymentType = Literal["full_time", "part_time", "contractor"]
-
-
-class Employee(Record):
-    """One person in the directory."""
-
-    id: Id("employee") = Field(description="Employee id, e.g. EMP-0001.")
-    name: PersonName = Field(description="Full name.")
-    email: Email = Field(description="Work email (unique).")
-    phone: Optional[Phone] = Field(default=None, description="Work phone in E.164 form, e.g. +14155550101.")
-    title: str = Field(description="Job title.")
-    department: str = Field(description="Department name, e.g. 'Engineering'.")
-    manager_email: Optional[Email] = Field(default=None, description="Direct manager's email; None at the top.")
-    location: City = Field(description="Office city.")
-    start_date: Date = Field(description="First working day.")
-    employment_type: EmploymentType = Field(default="full_time", description="Contract kind.")
-    status: EmployeeStatus = Field(default="active", description="Employment status.")
-    end_date: Optional[Date] = Field(default=None, description="Last working day once terminated.")
-
-
-class Department(Record):
-    """A department and its head."""
-
-    name: str = Field(description="Department name (the key).")
-    head_email: Email = Field(description="Email of the department head.")
-    cost_center: str = Field(description="Finance cost center code, e.g. CC-100.")
-
-
-class HrDirectoryState(ServiceState):
-    """Employees by id and departments by name."""
-
-    employees: dict[str, Employee] = Field(default_factory=dict, description="Employees by id.")
-    departments: dict[str, Department] = Field(default_factory=dict, description="Departments by name.")
+from compoworld_gym.service import Service, tool
 
 
 class HrDirectory(Service):
@@ -419,30 +387,8 @@ class HrDirectory(Service):
     @classmethod
     def seed_state(cls, seed: int, today: dt.date) -> HrDirectoryState:
         """Seeded state built on the shared roster (same people as leave and payroll)."""
-        return cls._from_roster(roster(seed, today), random.Random(f"{cls.name}:{seed}"))
+        return seed_directory(roster(seed, today), random.Random(f"{cls.name}:{seed}"))
 
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> HrDirectoryState:
-        return cls._from_roster(roster(rng.randrange(2**31), today), rng)
-
-    @classmethod
-    def _from_roster(cls, people: tuple[Person, ...], rng: random.Random) -> HrDirectoryState:
-        state = HrDirectoryState()
-        emails = {p.employee_id: p.email for p in people}
-        for p in people:
-            state.employees[p.employee_id] = Employee(
-                id=p.employee_id, name=p.name, email=p.email, phone=p.phone, title=p.title,
-                department=p.department, manager_email=emails.get(p.manager_id or ""), location=p.location,
-                start_date=p.start_date, employment_type="full_time",
-            )
-        dept_of = {p.employee_id: p.department for p in people}
-        # A department's head is its member whose manager sits in another department.
-        heads = [p for p in people if p.manager_id is None or dept_of[p.manager_id] != p.department]
-        for i, p in enumerate(heads):
-            state.departments[p.department] = Department(
-                name=p.department, head_email=p.email, cost_center=f"CC-{100 + 10 * i}")
-        # One member on leave so status filters and tasks have something to find.
-        member = rng.choice([p for p in people if p not in heads and p.department != "Executive"])
-        state.employees[member.employee_id].status = "on_leave"
-        state.counters["EMP"] = len(people) + 1
-        return state
+        return seed_directory(roster(rng.randrange(2**31), today), rng)

@@ -19,104 +19,15 @@ from typing import Literal, Optional
 from faker import Faker
 from pydantic import Field
 
-from compoworld_gym.entities import Date, Email, Id, PersonName
-from compoworld_gym.envs.services._workforce import Person, roster
+from compoworld_gym.entities import Date, Email, Id
+from compoworld_gym.envs.services._leave_models import (
+    Adjustment, Balance, Holiday, LeaveEmployee, LeaveRequest, LeaveState, LeaveType, RequestStatus)
+from compoworld_gym.envs.services._leave_rules import (
+    ALLOWANCE, SICK_BACKDATE_DAYS, TYPE_NOTES, pending_days, working_days)
+from compoworld_gym.envs.services._leave_seed import seed_leave
+from compoworld_gym.envs.services._workforce import roster
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
-from compoworld_gym.service import Record, Service, ServiceState, tool
-
-LeaveType = Literal["vacation", "sick", "personal", "unpaid"]
-RequestStatus = Literal["pending", "approved", "denied", "cancelled"]
-#: Yearly allowance in days; ``unpaid`` has no balance.
-ALLOWANCE: dict[str, float] = {"vacation": 20.0, "sick": 10.0, "personal": 3.0}
-TYPE_NOTES = {
-    "vacation": "Paid vacation; book on or after today.",
-    "sick": "Paid sick leave; may be backdated up to 30 days.",
-    "personal": "Paid personal days; book on or after today.",
-    "unpaid": "Unpaid leave; no balance, still needs approval.",
-}
-SICK_BACKDATE_DAYS = 30
-
-
-class LeaveEmployee(Record):
-    """An employee as the leave system knows them."""
-
-    id: Id("employee") = Field(description="Employee id, e.g. EMP-0007.")
-    name: PersonName = Field(description="Full name.")
-    email: Email = Field(description="Work email.")
-    department: str = Field(description="Department name.")
-    manager_email: Optional[Email] = Field(default=None, description="Who approves their leave; None at the top.")
-
-
-class Adjustment(Record):
-    """A manual balance change, kept for audit."""
-
-    days: float = Field(description="Days added (positive) or removed (negative).")
-    note: str = Field(description="Why the balance was changed.")
-    on: Date = Field(description="Date of the adjustment.")
-
-
-class Balance(Record):
-    """An employee's balance for one leave type, in working days."""
-
-    employee_id: Id("employee") = Field(description="Whose balance.")
-    leave_type: LeaveType = Field(description="Leave type.")
-    available: float = Field(ge=0, description="Days left to book (approved leave already deducted).")
-    used: float = Field(ge=0, description="Days taken or approved this year.")
-    adjustments: list[Adjustment] = Field(default_factory=list, description="Manual changes, oldest first.")
-
-
-class LeaveRequest(Record):
-    """A request for time off."""
-
-    id: Id("leave_request") = Field(description="Request id, e.g. LR-0001.")
-    employee_id: Id("employee") = Field(description="Who asks for leave.")
-    employee_email: Email = Field(description="Their work email.")
-    leave_type: LeaveType = Field(description="Leave type.")
-    start_date: Date = Field(description="First day off.")
-    end_date: Date = Field(description="Last day off (inclusive).")
-    days: float = Field(ge=0, description="Working days charged (weekends and holidays excluded).")
-    status: RequestStatus = Field(description="Workflow status.")
-    reason: str = Field(default="", description="Employee's note.")
-    approver_email: Optional[Email] = Field(default=None, description="Manager who decided, once decided.")
-    decision_note: str = Field(default="", description="Manager's note on approval or denial.")
-    requested_on: Date = Field(description="Date the request was made.")
-
-
-class Holiday(Record):
-    """A company holiday (not charged as leave)."""
-
-    date: Date = Field(description="The holiday.")
-    name: str = Field(description="Holiday name.")
-
-
-class LeaveState(ServiceState):
-    """Employees, balances (key ``<employee_id>:<leave_type>``), requests and holidays."""
-
-    employees: dict[str, LeaveEmployee] = Field(default_factory=dict, description="Employees by id.")
-    balances: dict[str, Balance] = Field(default_factory=dict, description="Balances by '<employee_id>:<type>'.")
-    requests: dict[str, LeaveRequest] = Field(default_factory=dict, description="Leave requests by id.")
-    holidays: dict[str, Holiday] = Field(default_factory=dict, description="Company holidays by ISO date.")
-
-
-def _nth_weekday(year: int, month: int, weekday: int, n: int) -> dt.date:
-    first = dt.date(year, month, 1)
-    if n > 0:
-        return first + dt.timedelta(days=(weekday - first.weekday()) % 7 + 7 * (n - 1))
-    nxt = dt.date(year + month // 12, month % 12 + 1, 1)
-    last = nxt - dt.timedelta(days=1)
-    return last - dt.timedelta(days=(last.weekday() - weekday) % 7)
-
-
-def company_holidays(year: int) -> list[Holiday]:
-    """The US company holidays of ``year`` (fixed dates are not shifted off weekends)."""
-    thanks = _nth_weekday(year, 11, 3, 4)
-    days = [
-        (dt.date(year, 1, 1), "New Year's Day"), (_nth_weekday(year, 1, 0, 3), "Martin Luther King Jr. Day"),
-        (_nth_weekday(year, 5, 0, -1), "Memorial Day"), (dt.date(year, 7, 4), "Independence Day"),
-        (_nth_weekday(year, 9, 0, 1), "Labor Day"), (thanks, "Thanksgiving"),
-        (thanks + dt.timedelta(days=1), "Day after Thanksgiving"), (dt.date(year, 12, 25), "Christmas Day"),
-    ]
-    return [Holiday(date=d, name=n) for d, n in days]
+from compoworld_gym.service import Service, tool
 
 
 class Leave(Service):
@@ -133,10 +44,7 @@ class Leave(Service):
         return self.lookup(self.state.employees, employee_id, "employee")
 
     def _working_days(self, start: dt.date, end: dt.date) -> float:
-        # Offsets, not "d += 1 day while d <= end": that steps past date.max when end is 9999-12-31.
-        return float(sum(1 for k in range((end - start).days + 1)
-                         if (d := start + dt.timedelta(days=k)).weekday() < 5
-                         and d.isoformat() not in self.state.holidays))
+        return working_days(start, end, self.state.holidays)
 
     def _check_window(self, start_date: dt.date, end_date: dt.date, max_days: int, what: str) -> None:
         """422 unless start_date <= end_date, the span is at most max_days and the
@@ -151,8 +59,7 @@ class Leave(Service):
                                 f"{last[:4]}; leave can be counted and booked through {last[:4]}-12-31.")
 
     def _pending_days(self, employee_id: str, leave_type: str, exclude: str = "") -> float:
-        return sum((r.days for r in self.state.requests.values() if r.employee_id == employee_id
-                    and r.leave_type == leave_type and r.status == "pending" and r.id != exclude), 0.0)
+        return pending_days(self.state.requests, employee_id, leave_type, exclude)
 
     def _decidable(self, request_id: str, approver_email: str) -> LeaveRequest:
         r = self.lookup(self.state.requests, request_id, "leave_request")
@@ -421,58 +328,8 @@ class Leave(Service):
     @classmethod
     def seed_state(cls, seed: int, today: dt.date) -> LeaveState:
         """Seeded state built on the shared roster (same people as hr_directory and payroll)."""
-        return cls._from_roster(roster(seed, today), random.Random(f"{cls.name}:{seed}"), today)
+        return seed_leave(roster(seed, today), random.Random(f"{cls.name}:{seed}"), today)
 
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> LeaveState:
-        return cls._from_roster(roster(rng.randrange(2**31), today), rng, today)
-
-    @classmethod
-    def _from_roster(cls, people: tuple[Person, ...], rng: random.Random, today: dt.date) -> LeaveState:
-        svc = cls(LeaveState(), today=today)
-        st = svc.state
-        emails = {p.employee_id: p.email for p in people}
-        for p in people:
-            st.employees[p.employee_id] = LeaveEmployee(
-                id=p.employee_id, name=p.name, email=p.email, department=p.department,
-                manager_email=emails.get(p.manager_id or ""))
-            for t, allowance in ALLOWANCE.items():
-                st.balances[f"{p.employee_id}:{t}"] = Balance(
-                    employee_id=p.employee_id, leave_type=t, available=allowance, used=0.0)
-        for y in (today.year, today.year + 1):
-            for h in company_holidays(y):
-                st.holidays[h.date.isoformat()] = h
-        # Requests: past approved, upcoming approved, pending, denied; balances follow.
-        plan = [("approved", -20, "vacation"), ("approved", -6, "sick"), ("approved", 12, "vacation"),
-                ("approved", 26, "personal"), ("pending", 8, "vacation"), ("pending", 15, "personal"),
-                ("pending", 33, "vacation"), ("denied", 19, "vacation"), ("pending", 40, "unpaid")]
-        staff = [p for p in people if p.manager_id]
-        for n, (status, offset, ltype) in enumerate(plan, start=1):
-            p = staff[rng.randrange(len(staff))] if n > 3 else staff[n * 4 % len(staff)]
-            start = today + dt.timedelta(days=offset)
-            while start.weekday() >= 5:
-                start += dt.timedelta(days=1)
-            end = start + dt.timedelta(days=rng.choice((0, 1, 2, 4)) if ltype != "sick" else 1)
-            if any(r.employee_id == p.employee_id and r.start_date <= end and start <= r.end_date
-                   for r in st.requests.values()):
-                continue
-            rid = f"LR-{n:04d}"
-            days = svc._working_days(start, end)
-            b = st.balances.get(f"{p.employee_id}:{ltype}")
-            if b is not None and days > b.available - svc._pending_days(p.employee_id, ltype):
-                end, days = start, svc._working_days(start, start)  # keep seeded balances non-negative
-            if days == 0:
-                continue  # a holiday-only span is no request at all
-            st.requests[rid] = LeaveRequest(
-                id=rid, employee_id=p.employee_id, employee_email=p.email, leave_type=ltype, start_date=start,
-                end_date=end, days=days, status=status, requested_on=min(today, start) - dt.timedelta(days=7),
-                reason={"vacation": "Family trip", "sick": "Flu", "personal": "Moving house",
-                        "unpaid": "Extended travel"}[ltype],
-                approver_email=emails.get(p.manager_id or "") if status in ("approved", "denied") else None,
-                decision_note="Team coverage is too thin that week." if status == "denied" else "",
-            )
-            if status == "approved" and b is not None:
-                b.available -= days
-                b.used += days
-        st.counters["LR"] = len(plan) + 1
-        return st
+        return seed_leave(roster(rng.randrange(2**31), today), rng, today)

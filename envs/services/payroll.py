@@ -20,115 +20,15 @@ from typing import Literal, Optional
 from faker import Faker
 from pydantic import Field
 
-from compoworld_gym.entities import Date, DateTime, Email, Id, Money, PersonName
-from compoworld_gym.envs.services._commerce import money
-from compoworld_gym.envs.services._workforce import OFFICES, Person, roster
+from compoworld_gym.entities import Email, Id, Money
+from compoworld_gym.envs.services._payroll_models import (
+    Correction, CorrectionKind, PayEmployee, PayrollState, PayRun, PaySummary, RunStatus)
+from compoworld_gym.envs.services._payroll_rules import (
+    APPROVER_DEPARTMENT, cents, recompute_summary, run_totals)
+from compoworld_gym.envs.services._payroll_seed import seed_payroll
+from compoworld_gym.envs.services._workforce import roster
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound
-from compoworld_gym.service import Record, Service, ServiceState, tool
-
-RunStatus = Literal["draft", "approved", "paid"]
-CorrectionKind = Literal["bonus", "reimbursement", "deduction", "adjustment"]
-FEDERAL_RATE, FICA_RATE = 0.12, 0.0765
-STATE_RATE = {"CA": 0.06, "NY": 0.065, "TX": 0.0, "IL": 0.0495}
-STANDARD_HOURS = 86.67  # hours in a semimonthly period of a 40-hour week
-PAYDAY_LAG_DAYS = 5
-APPROVER_DEPARTMENT = "Finance"
-
-
-class PayEmployee(Record):
-    """An employee on the payroll with their current compensation."""
-
-    id: Id("employee") = Field(description="Employee id, e.g. EMP-0004.")
-    name: PersonName = Field(description="Full name.")
-    email: Email = Field(description="Work email.")
-    department: str = Field(description="Department name.")
-    pay_type: Literal["salary", "hourly"] = Field(description="Salaried or paid by the hour.")
-    annual_salary: Optional[Money] = Field(default=None, description="Yearly salary in USD (salaried staff).")
-    hourly_rate: Optional[Money] = Field(default=None, description="USD per hour (hourly staff).")
-    tax_state: Literal["CA", "NY", "TX", "IL"] = Field(description="US state whose income tax applies.")
-    retirement_pct: float = Field(ge=0, le=0.2, description="Pre-tax 401(k) contribution as a fraction of gross.")
-    bank_last4: str = Field(description="Last four digits of the deposit account.")
-
-
-class PaySummary(Record):
-    """One employee's pay in one run, in USD."""
-
-    employee_id: Id("employee") = Field(description="Whose pay.")
-    hours: float = Field(ge=0, description="Hours paid (hourly staff; salaried show standard hours).")
-    base_pay: Money = Field(description="Salary share or hours * rate.")
-    extra_pay: Money = Field(default=0.0, description="Bonuses and adjustments (taxable).")
-    gross_pay: Money = Field(description="base_pay + extra_pay.")
-    retirement: Money = Field(description="Pre-tax 401(k) contribution.")
-    federal_tax: Money = Field(description="12% of (gross - retirement).")
-    state_tax: Money = Field(description="State rate * (gross - retirement).")
-    fica: Money = Field(description="7.65% of gross.")
-    reimbursements: Money = Field(default=0.0, description="Non-taxable reimbursements added to net.")
-    deductions: Money = Field(default=0.0, description="Post-tax deductions taken from net.")
-    net_pay: Money = Field(description="What is deposited.")
-
-
-class PayRun(Record):
-    """A payroll for one semimonthly pay period."""
-
-    id: Id("payroll") = Field(description="Payroll id, e.g. PAY-0003.")
-    period_start: Date = Field(description="First day of the pay period.")
-    period_end: Date = Field(description="Last day of the pay period.")
-    pay_date: Date = Field(description="Check date: when the money is deposited.")
-    status: RunStatus = Field(description="draft (editable), approved or paid (final).")
-    approved_by: Optional[Email] = Field(default=None, description="Finance approver, once approved.")
-    summaries: dict[str, PaySummary] = Field(default_factory=dict, description="Pay summaries by employee id.")
-
-
-class Correction(Record):
-    """An audited change to one employee's pay in a draft run."""
-
-    id: str = Field(description="Correction id, e.g. COR-0002.")
-    payroll_id: Id("payroll") = Field(description="The run it changes.")
-    employee_id: Id("employee") = Field(description="Whose pay it changes.")
-    kind: CorrectionKind = Field(description="bonus, reimbursement, deduction or adjustment.")
-    amount: Money = Field(description="USD; adjustments may be negative, the others are positive.")
-    note: str = Field(description="Audit note: why the correction was made.")
-    author_email: Email = Field(description="Who made it.")
-    created_at: DateTime = Field(description="When (logical clock).")
-    reversed: bool = Field(default=False, description="True once reversed.")
-
-
-class PayrollState(ServiceState):
-    """Employees, pay runs and corrections."""
-
-    employees: dict[str, PayEmployee] = Field(default_factory=dict, description="Employees by id.")
-    runs: dict[str, PayRun] = Field(default_factory=dict, description="Pay runs by id.")
-    corrections: dict[str, Correction] = Field(default_factory=dict, description="Corrections by id.")
-
-
-def _c(x: float) -> float:
-    return money(x)  # the suite's one rounding rule: half-up to cents, symmetric for negative amounts
-
-
-def compute_summary(emp: PayEmployee, hours: float, corrections: list[Correction]) -> PaySummary:
-    """Pay for one run: base (salary/24 or hours*rate) plus live corrections.
-
-    Tax model: retirement = pct * gross (pre-tax); federal 12% and state rate
-    on gross - retirement; FICA 7.65% of gross; net = gross - retirement -
-    taxes + reimbursements - deductions. Every amount is rounded to cents.
-    """
-    base = _c(emp.annual_salary / 24) if emp.pay_type == "salary" else _c(hours * (emp.hourly_rate or 0.0))
-    live = [c for c in corrections if not c.reversed]
-    extra = _c(sum(c.amount for c in live if c.kind in ("bonus", "adjustment")))
-    reimb = _c(sum(c.amount for c in live if c.kind == "reimbursement"))
-    ded = _c(sum(c.amount for c in live if c.kind == "deduction"))
-    gross = _c(base + extra)
-    ret = _c(gross * emp.retirement_pct)
-    fed, st = _c((gross - ret) * FEDERAL_RATE), _c((gross - ret) * STATE_RATE[emp.tax_state])
-    fica = _c(gross * FICA_RATE)
-    return PaySummary(employee_id=emp.id, hours=hours, base_pay=base, extra_pay=extra, gross_pay=gross,
-                      retirement=ret, federal_tax=fed, state_tax=st, fica=fica, reimbursements=reimb,
-                      deductions=ded, net_pay=_c(gross - ret - fed - st - fica + reimb - ded))
-
-
-def _totals(summaries: list[PaySummary]) -> dict:
-    keys = ("gross_pay", "net_pay", "federal_tax", "state_tax", "fica", "retirement")
-    return {f"total_{k}": _c(sum(getattr(s, k) for s in summaries)) for k in keys} | {"employees": len(summaries)}
+from compoworld_gym.service import Service, tool
 
 
 class Payroll(Service):
@@ -153,11 +53,7 @@ class Payroll(Service):
         return run
 
     def _recompute(self, run: PayRun, employee_id: str) -> PaySummary:
-        emp = self.state.employees[employee_id]
-        hours = run.summaries[employee_id].hours
-        cors = [c for c in self.state.corrections.values() if c.payroll_id == run.id and c.employee_id == employee_id]
-        run.summaries[employee_id] = compute_summary(emp, hours, cors)
-        return run.summaries[employee_id]
+        return recompute_summary(self.state, run, employee_id)
 
     def _summary(self, run: PayRun, employee_id: str) -> PaySummary:
         self.lookup(self.state.employees, employee_id, "employee")
@@ -180,7 +76,7 @@ class Payroll(Service):
             limit: maximum number of runs (1-100).
         """
         runs = sorted(self.state.runs.values(), key=lambda r: r.period_start, reverse=True)
-        return [{**r.model_dump(exclude={"summaries"}), **_totals(list(r.summaries.values()))} for r in runs
+        return [{**r.model_dump(exclude={"summaries"}), **run_totals(list(r.summaries.values()))} for r in runs
                 if (status is None or r.status == status) and (year is None or r.pay_date.year == year)][:limit]
 
     @tool(read_only=True, returns=PayRun)
@@ -194,7 +90,7 @@ class Payroll(Service):
         run = self._run(payroll_id)
         rows = [s for eid, s in run.summaries.items() if department is None
                 or (eid in self.state.employees and self.state.employees[eid].department.lower() == department.lower())]
-        return {**run.model_dump(exclude={"summaries"}), "summaries": [s.model_dump() for s in rows], **_totals(rows)}
+        return {**run.model_dump(exclude={"summaries"}), "summaries": [s.model_dump() for s in rows], **run_totals(rows)}
 
     @tool(read_only=True, returns=PaySummary)
     def get_pay_summary(self, payroll_id: Id("payroll"), employee_id: Id("employee")) -> dict:
@@ -255,7 +151,7 @@ class Payroll(Service):
         self.lookup(self.state.employees, employee_id, "employee")
         rows = [r.summaries[employee_id] for r in self.state.runs.values()
                 if r.status == "paid" and r.pay_date.year == year and employee_id in r.summaries]
-        out = _totals(rows)
+        out = run_totals(rows)
         out.pop("employees")
         return {"employee_id": employee_id, "year": year, "paid_runs": len(rows), **out}
 
@@ -296,7 +192,7 @@ class Payroll(Service):
         """
         run = self._draft(payroll_id)
         self._summary(run, employee_id)
-        value = _c(amount)  # checked after rounding: 0.004 is a zero correction
+        value = cents(amount)  # checked after rounding: 0.004 is a zero correction
         if value == 0 or (kind != "adjustment" and value < 0):
             raise InvalidArgument(f"amount must be {'non-zero' if kind == 'adjustment' else 'positive'} for {kind} "
                                   f"(at least 0.01 in absolute value after rounding to cents).")
@@ -368,7 +264,7 @@ class Payroll(Service):
             raise Conflict(f"{approver_email} may not approve payroll; approvers are in the "
                            f"{APPROVER_DEPARTMENT} department (list_payroll_employees department='Finance').")
         run.status, run.approved_by = "approved", who.email
-        return {**run.model_dump(exclude={"summaries"}), **_totals(list(run.summaries.values()))}
+        return {**run.model_dump(exclude={"summaries"}), **run_totals(list(run.summaries.values()))}
 
     @tool(read_only=False, returns=PayEmployee)
     def update_compensation(
@@ -393,9 +289,9 @@ class Payroll(Service):
             raise InvalidArgument(f"{employee_id} is paid {e.pay_type}; give "
                                   f"{'annual_salary' if e.pay_type == 'salary' else 'hourly_rate'}.")
         if annual_salary is not None:
-            e.annual_salary, e.hourly_rate = _c(annual_salary), None
+            e.annual_salary, e.hourly_rate = cents(annual_salary), None
         else:
-            e.annual_salary, e.hourly_rate = None, _c(hourly_rate or 0.0)  # given: exactly one is set
+            e.annual_salary, e.hourly_rate = None, cents(hourly_rate or 0.0)  # given: exactly one is set
         changed = [r.id for r in self.state.runs.values() if r.status == "draft" and employee_id in r.summaries]
         for rid in changed:
             self._recompute(self.state.runs[rid], employee_id)
@@ -405,59 +301,8 @@ class Payroll(Service):
     @classmethod
     def seed_state(cls, seed: int, today: dt.date) -> PayrollState:
         """Seeded state built on the shared roster (same people as hr_directory and leave)."""
-        return cls._from_roster(roster(seed, today), random.Random(f"{cls.name}:{seed}"), today)
+        return seed_payroll(roster(seed, today), random.Random(f"{cls.name}:{seed}"), today)
 
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> PayrollState:
-        return cls._from_roster(roster(rng.randrange(2**31), today), rng, today)
-
-    @classmethod
-    def _from_roster(cls, people: tuple[Person, ...], rng: random.Random, today: dt.date) -> PayrollState:
-        st = PayrollState()
-        for p in people:
-            st.employees[p.employee_id] = PayEmployee(
-                id=p.employee_id, name=p.name, email=p.email, department=p.department,
-                pay_type="hourly" if p.hourly else "salary", annual_salary=None if p.hourly else p.annual_salary,
-                hourly_rate=_c(p.annual_salary / 2080) if p.hourly else None, tax_state=OFFICES[p.location][1],
-                retirement_pct=rng.choice((0.0, 0.03, 0.05, 0.06)), bank_last4=f"{rng.randrange(10000):04d}")
-        approver = next(p.email for p in people if p.department == APPROVER_DEPARTMENT)
-        periods = _periods(today, 5)
-        for n, (start, end) in enumerate(periods, start=1):
-            pay = end + dt.timedelta(days=PAYDAY_LAG_DAYS)
-            status = "draft" if n == len(periods) else ("paid" if pay < today else "approved")
-            run = PayRun(id=f"PAY-{n:04d}", period_start=start, period_end=end, pay_date=pay, status=status,
-                         approved_by=None if status == "draft" else approver)
-            for e in st.employees.values():
-                hours = _c(rng.uniform(70, 92)) if e.pay_type == "hourly" else STANDARD_HOURS
-                run.summaries[e.id] = compute_summary(e, hours, [])
-            st.runs[run.id] = run
-        staff = list(st.employees)
-        notes = [("bonus", 1500.0, "Q4 performance bonus approved by department head"),
-                 ("reimbursement", 245.8, "Client visit travel expenses, receipts on file"),
-                 ("deduction", 120.0, "Company laptop damage repayment, signed agreement")]
-        svc = cls(st, today=today)
-        for i, (kind, amount, note) in enumerate(notes):
-            run = st.runs[f"PAY-{len(periods) - (1 if i < 2 else 0):04d}"]
-            eid = staff[rng.randrange(2, len(staff))]
-            c = Correction(id=f"COR-{i + 1:04d}", payroll_id=run.id, employee_id=eid, kind=kind, amount=amount,
-                           note=note, author_email=approver,
-                           created_at=dt.datetime.combine(min(run.period_end, today - dt.timedelta(days=1)), dt.time(16, 0)))
-            st.corrections[c.id] = c
-            svc._recompute(run, eid)
-        st.counters["COR"] = len(notes) + 1
-        return st
-
-
-def _periods(today: dt.date, count: int) -> list[tuple[dt.date, dt.date]]:
-    """The last ``count`` semimonthly periods, the one containing ``today`` last."""
-    out: list[tuple[dt.date, dt.date]] = []
-    d = today
-    for _ in range(count):
-        if d.day <= 15:
-            start, end = d.replace(day=1), d.replace(day=15)
-        else:
-            start = d.replace(day=16)
-            end = (d.replace(day=28) + dt.timedelta(days=4)).replace(day=1) - dt.timedelta(days=1)
-        out.append((start, end))
-        d = start - dt.timedelta(days=1)
-    return out[::-1]
+        return seed_payroll(roster(rng.randrange(2**31), today), rng, today)

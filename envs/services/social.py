@@ -16,98 +16,17 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import ClassVar, Literal, Optional
+from typing import ClassVar, Optional
 
 from faker import Faker
 from pydantic import Field
 
-from compoworld_gym.entities import Date, DateTime, Email, Id, PersonName, Username
-from compoworld_gym.envs.services._commerce import CUSTOMERS, PRODUCTS
-from compoworld_gym.envs.services._common import email_for
-from compoworld_gym.envs.services._company import STAFF, TEAMS
+from compoworld_gym.entities import DateTime, Id, Username
+from compoworld_gym.envs.services._social_models import (
+    Account, Comment, ModAction, ModLogEntry, Post, PostStatus, SocialState, Subreddit)
+from compoworld_gym.envs.services._social_seed import seed_social
 from compoworld_gym.errors import Conflict, NotFound, Unprocessable
-from compoworld_gym.service import DAY_START, Record, Service, ServiceState, tool
-
-PostStatus = Literal["published", "scheduled", "hidden", "removed"]
-CommentStatus = Literal["visible", "hidden", "removed"]
-ModAction = Literal["hide", "unhide", "remove"]
-
-
-class Account(Record):
-    """A user account."""
-
-    username: Username = Field(description="Unique username, e.g. 'olivia_martinez'.")
-    display_name: PersonName = Field(description="Person behind the account.")
-    email: Email = Field(description="Account email.")
-    karma: int = Field(ge=0, description="Accumulated karma points.")
-    created_on: Date = Field(description="Sign-up date.")
-
-
-class Subreddit(Record):
-    """A community."""
-
-    name: str = Field(description="Community name without 'r/', e.g. 'acmestore'.")
-    title: str = Field(description="One-line title.")
-    description: str = Field(description="What the community is about.")
-    rules: list[str] = Field(description="Community rules, numbered from 1.")
-    moderators: list[Username] = Field(description="Moderators' usernames.")
-    banned: list[Username] = Field(default_factory=list, description="Users banned from posting and commenting.")
-    subscribers: int = Field(ge=0, description="Number of members.")
-
-
-class Post(Record):
-    """A post (a thread)."""
-
-    id: Id("post") = Field(description="Post id, e.g. PST-0001.")
-    subreddit: str = Field(description="Community the post belongs to.")
-    author: Username = Field(description="Author's username.")
-    title: str = Field(description="Post title.")
-    body: str = Field(description="Post text.")
-    flair: Optional[str] = Field(default=None, description="Flair label, e.g. 'Question'.")
-    score: int = Field(description="Net upvotes.")
-    liked_by: list[Username] = Field(default_factory=list, description="Accounts that upvoted it (tracked).")
-    status: PostStatus = Field(description="published, scheduled, hidden or removed.")
-    created_at: DateTime = Field(description="When it was written.")
-    scheduled_for: Optional[DateTime] = Field(default=None, description="Publication time of a scheduled post.")
-
-
-class Comment(Record):
-    """A comment on a post or a reply to a comment."""
-
-    id: Id("comment") = Field(description="Comment id, e.g. CMT-0001.")
-    post_id: Id("post") = Field(description="Post the comment belongs to.")
-    parent_id: Optional[Id("comment")] = Field(default=None, description="Comment replied to; None if top level.")
-    author: Username = Field(description="Author's username.")
-    body: str = Field(description="Comment text.")
-    score: int = Field(description="Net upvotes.")
-    status: CommentStatus = Field(description="visible, hidden or removed.")
-    created_at: DateTime = Field(description="When it was written.")
-
-
-class ModLogEntry(Record):
-    """One moderator action."""
-
-    id: str = Field(description="Entry id, e.g. MOD-0001.")
-    subreddit: str = Field(description="Community.")
-    moderator: Username = Field(description="Moderator who acted.")
-    action: Literal["hide", "unhide", "remove", "ban"] = Field(description="What was done.")
-    target: str = Field(description="Post id, comment id or banned username.")
-    reason: str = Field(description="Reason given.")
-    at: DateTime = Field(description="When (logical clock).")
-
-
-class SocialState(ServiceState):
-    """Accounts, communities, posts, comments and the mod log."""
-
-    accounts: dict[str, Account] = Field(default_factory=dict, description="Accounts by username.")
-    subreddits: dict[str, Subreddit] = Field(default_factory=dict, description="Communities by name.")
-    posts: dict[str, Post] = Field(default_factory=dict, description="Posts by id.")
-    comments: dict[str, Comment] = Field(default_factory=dict, description="Comments by id.")
-    mod_log: dict[str, ModLogEntry] = Field(default_factory=dict, description="Moderator actions by id.")
-
-
-def _username(name: str) -> str:
-    return email_for(name, "x").split("@")[0].replace(".", "_").replace("-", "_")
+from compoworld_gym.service import Service, tool
 
 
 class Social(Service):
@@ -385,73 +304,4 @@ class Social(Service):
     # ------------------------------------------------------------------ seeds
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> SocialState:
-        state = SocialState()
-        people = [(c.name, c.email) for c in CUSTOMERS] + [
-            (n, email_for(n, fake.free_email_domain())) for n in (fake.name() for _ in range(4))]
-        mgr = next(s for s in STAFF if s.team == "customer_success")
-        lead = next(s for s in STAFF if s.team == "support")
-        state.accounts["acme_support"] = Account(username="acme_support", display_name=lead.name,
-                                                 email=TEAMS["support"].email, karma=5400,
-                                                 created_on=today - dt.timedelta(days=900))
-        state.accounts[_username(mgr.name)] = Account(username=_username(mgr.name), display_name=mgr.name,
-                                                      email=mgr.email, karma=2100,
-                                                      created_on=today - dt.timedelta(days=700))
-        for name, email in people:
-            u = _username(name)
-            state.accounts[u] = Account(username=u, display_name=name, email=email, karma=rng.randint(3, 4000),
-                                        created_on=today - dt.timedelta(days=rng.randint(30, 2000)))
-        mods = ["acme_support", _username(mgr.name)]
-        for name, title, desc, sub_mods in _SUBS:
-            state.subreddits[name] = Subreddit(name=name, title=title, description=desc, rules=list(_RULES),
-                                               moderators=mods if sub_mods else [_username(people[-1][0])],
-                                               subscribers=rng.randint(800, 90000))
-        users = [_username(n) for n, _ in people]
-        start = dt.datetime.combine(today, DAY_START)
-        n_cmt = 0
-        for n in range(1, 15):
-            sub = _SUBS[n % len(_SUBS)][0]
-            product = rng.choice(PRODUCTS)
-            title, flair = rng.choice(_TITLES)
-            author = rng.choice(users)
-            when = start - dt.timedelta(hours=rng.randint(2, 240))
-            pid = f"PST-{n:04d}"
-            likers = rng.sample(users, rng.randint(0, 4))
-            state.posts[pid] = Post(id=pid, subreddit=sub, author=author, title=title.format(p=product.name),
-                                    body=fake.paragraph(nb_sentences=3), flair=flair,
-                                    score=rng.randint(1, 250) + len(likers), liked_by=likers, status="published",
-                                    created_at=when)
-            for k in range(rng.randint(0, 3)):
-                n_cmt += 1
-                cid = f"CMT-{n_cmt:04d}"
-                parent = f"CMT-{n_cmt - 1:04d}" if k == 2 else None
-                state.comments[cid] = Comment(id=cid, post_id=pid, parent_id=parent, author=rng.choice(users + mods),
-                                              body=fake.sentence(nb_words=12), score=rng.randint(-3, 60),
-                                              status="visible", created_at=when + dt.timedelta(minutes=30 * (k + 1)))
-        for n, hours in ((15, 26), (16, 50)):
-            pid = f"PST-{n:04d}"
-            state.posts[pid] = Post(id=pid, subreddit="acmestore", author="acme_support",
-                                    title=("Scheduled maintenance this weekend" if n == 15 else
-                                           "Winter sale: 20% off all furniture"), body=fake.paragraph(nb_sentences=2),
-                                    flair="Announcement", score=1, liked_by=["acme_support"], status="scheduled",
-                                    created_at=start - dt.timedelta(hours=3),
-                                    scheduled_for=start + dt.timedelta(hours=hours))
-        state.counters.update(PST=17, CMT=n_cmt + 1)
-        return state
-
-
-_SUBS = (
-    ("acmestore", "Acme Store community", "Official community of the Acme online store.", True),
-    ("homeoffice", "Home office setups", "Desks, chairs, lighting and gear for working from home.", True),
-    ("mechanicalkeyboards", "Mechanical keyboards", "Switches, keycaps and builds.", False),
-    ("productivity", "Productivity", "Tools and habits for getting things done.", False),
-)
-_RULES = ("Be civil.", "No spam or self-promotion.", "No personal information (order numbers are fine).",
-          "Use the right flair.")
-_TITLES = (
-    ("My {p} arrived damaged, what now?", "Support"),
-    ("Is the {p} worth it?", "Question"),
-    ("Review after 3 months with the {p}", "Review"),
-    ("Still waiting for my {p} refund", "Support"),
-    ("Show off: new setup with the {p}", "Showcase"),
-    ("{p} stopped working after a week", "Support"),
-)
+        return seed_social(fake, rng, today)

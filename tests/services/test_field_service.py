@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from _svc_asserts import data, failed
 
-from compoworld_gym.envs.services.field_service import LABOR_RATE, FieldService
+from compoworld_gym.envs.services._field_service_models import LABOR_RATE
+from compoworld_gym.envs.services.field_service import FieldService
 
 
 @pytest.fixture

@@ -8,7 +8,8 @@ import re
 import pytest
 from _svc_asserts import data, error, failed
 
-from compoworld_gym.envs.services.flights import SCHEDULES, Flights
+from compoworld_gym.envs.services._timetable import SCHEDULES
+from compoworld_gym.envs.services.flights import Flights
 
 PAX = [{"name": "Ana Silva", "email": "ana.silva@mail.example"}, {"name": "Rui Silva", "email": "rui@mail.example"}]
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from _svc_asserts import data, failed
 
-from compoworld_gym.envs.services.leave import Leave, company_holidays
+from compoworld_gym.envs.services._leave_rules import company_holidays
+from compoworld_gym.envs.services.leave import Leave
 
 
 @pytest.fixture

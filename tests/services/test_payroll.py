@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from _svc_asserts import data, error, failed
 
-from compoworld_gym.envs.services.payroll import PayEmployee, Payroll, compute_summary
+from compoworld_gym.envs.services._payroll_models import PayEmployee
+from compoworld_gym.envs.services._payroll_rules import compute_summary
+from compoworld_gym.envs.services.payroll import Payroll
 
 
 @pytest.fixture
@@ -122,7 +124,8 @@ def test_a_correction_that_rounds_to_zero_is_a_400(pay):
 
 def test_pay_is_rounded_half_up_on_the_decimal_product(pay):
 
-    from compoworld_gym.envs.services.payroll import PayEmployee, compute_summary
+    from compoworld_gym.envs.services._payroll_models import PayEmployee
+    from compoworld_gym.envs.services._payroll_rules import compute_summary
 
     emp = PayEmployee.model_validate({**pay.state.employees["EMP-0001"].model_dump(), "annual_salary": 55020.0,
                                       "retirement_pct": 0.03})

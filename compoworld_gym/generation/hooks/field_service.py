@@ -8,7 +8,8 @@ import re
 from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
-from compoworld_gym.envs.services.field_service import CITY, ISSUES, ZIPS, Job
+from compoworld_gym.envs.services._field_service_models import CITY, ZIPS, Job
+from compoworld_gym.envs.services._field_service_seed import ISSUES
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import (
     next_id,

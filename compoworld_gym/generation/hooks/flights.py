@@ -13,7 +13,7 @@ from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services._timetable import AIRPORTS, SCHEDULES
-from compoworld_gym.envs.services.flights import FlightBooking
+from compoworld_gym.envs.services._flights_models import FlightBooking
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, pick, next_id
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordExists
-from compoworld_gym.envs.services.gmail import Message
+from compoworld_gym.envs.services._gmail_models import Message
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import (
     Action, Found, Give, Need, Reader, Relay, RuleHolder, ServiceLinks, SolveError, Write, latest,

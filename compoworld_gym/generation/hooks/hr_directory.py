@@ -14,7 +14,7 @@ from typing import Any, Optional
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services._company import DOMAIN, TEAMS, staff_of
-from compoworld_gym.envs.services.hr_directory import Employee
+from compoworld_gym.envs.services._hr_directory_models import Employee
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write
 

@@ -8,7 +8,8 @@ import datetime as dt
 from typing import Any, Optional
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
-from compoworld_gym.envs.services.leave import ALLOWANCE, Balance, LeaveEmployee, LeaveRequest
+from compoworld_gym.envs.services._leave_models import Balance, LeaveEmployee, LeaveRequest
+from compoworld_gym.envs.services._leave_rules import ALLOWANCE
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.hr_directory import (
     claim_id, employee_email, employee_id_of, manager_email, name_from_email, person_of,

@@ -8,7 +8,8 @@ from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordExists
 from compoworld_gym.envs.services._company import OPS_EMAIL
-from compoworld_gym.envs.services.payroll import STANDARD_HOURS, Correction, PayEmployee, compute_summary
+from compoworld_gym.envs.services._payroll_models import Correction, PayEmployee
+from compoworld_gym.envs.services._payroll_rules import STANDARD_HOURS, compute_summary
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.expenses import EXPENSE_TOTAL
 from compoworld_gym.generation.hooks.hr_directory import (

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordExists
-from compoworld_gym.envs.services.social import Account, Post
+from compoworld_gym.envs.services._social_models import Account, Post
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import (
     Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, latest, next_id,

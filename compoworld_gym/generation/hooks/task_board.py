@@ -10,7 +10,7 @@ from typing import Any
 from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services._company import STAFF
 from compoworld_gym.envs.services._github_seed import ORG
-from compoworld_gym.envs.services.task_board import Member, Project, Task
+from compoworld_gym.envs.services._task_board_models import Member, Project, Task
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.helpdesk import STAFF_ROLES
 from compoworld_gym.generation.links import (
