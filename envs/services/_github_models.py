@@ -130,3 +130,13 @@ def blob_sha(content: str) -> str:
     """Git's blob id of ``content`` (sha1 of 'blob <size>\\0<bytes>')."""
     data = content.encode()
     return hashlib.sha1(b"blob %d\0" % len(data) + data).hexdigest()
+
+
+def issue_view(i: Issue) -> dict:
+    """An issue as list and search tools show it: its comments counted, not included."""
+    return {**i.model_dump(exclude={"comments"}), "comments": len(i.comments)}
+
+
+def pr_view(p: PullRequest) -> dict:
+    """A pull request as tools show it: without its reviews (get_pull_request_reviews lists them)."""
+    return p.model_dump(exclude={"reviews"})

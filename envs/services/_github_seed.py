@@ -11,6 +11,7 @@ import datetime as dt
 import hashlib
 import random
 
+from compoworld_gym.envs.services._blocks import stamp
 from compoworld_gym.envs.services._company import OPS_EMAIL, STAFF
 
 ORG = "company-example"
@@ -75,11 +76,6 @@ def users() -> list[dict]:
     out = [{"login": VIEWER, "name": "Operations Bot", "email": OPS_EMAIL}]
     out += [{"login": login_of(s.name), "name": s.name, "email": s.email} for s in STAFF]
     return out
-
-
-def stamp(today: dt.date, days_ago: int, rng: random.Random) -> dt.datetime:
-    """A datetime ``days_ago`` days before today at a seeded working hour."""
-    return dt.datetime.combine(today - dt.timedelta(days=days_ago), dt.time(rng.randint(9, 17), rng.randint(0, 59)))
 
 
 def _commit(branch: dict, message: str, files: dict[str, str], author: str, when: dt.datetime) -> None:

@@ -23,71 +23,19 @@ from typing import Literal, Optional
 from faker import Faker
 from pydantic import Field
 
-from compoworld_gym.entities import DateTime, Email, Id
+from compoworld_gym.entities import Email, Id
 from compoworld_gym.envs.services import _drive_seed as seed
+from compoworld_gym.envs.services._blocks import offset_page
 from compoworld_gym.envs.services._company import OPS_EMAIL
+from compoworld_gym.envs.services._drive_models import DriveComment, DriveFile, DriveState, Permission, file_meta
+from compoworld_gym.envs.services._drive_seed import FOLDER
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
-from compoworld_gym.service import Record, Service, ServiceState, tool
-
-FOLDER = "application/vnd.google-apps.folder"
-Role = Literal["owner", "writer", "commenter", "reader"]
-
-
-class Permission(Record):
-    """Who may access a file, and how."""
-
-    id: str = Field(description="Permission id, e.g. perm-0003.")
-    type: Literal["user", "group", "anyone"] = Field(description="Grantee kind.")
-    role: Role = Field(description="Access level.")
-    emailAddress: Optional[Email] = Field(default=None, description="Grantee email (user/group).")  # noqa: N815
-
-
-class DriveComment(Record):
-    """A comment on a file."""
-
-    id: str = Field(description="Comment id.")
-    author: Email = Field(description="Author email.")
-    content: str = Field(description="Comment text.")
-    createdTime: DateTime = Field(description="When it was posted.")  # noqa: N815
-
-
-class DriveFile(Record):
-    """A file or folder (folders have the folder MIME type and no content)."""
-
-    id: Id("file") = Field(description="File id, e.g. file-0007 (folders too).")
-    name: str = Field(min_length=1, description="File name.")
-    mimeType: str = Field(description="MIME type.")  # noqa: N815
-    parents: list[Id("folder")] = Field(default_factory=list, description="Parent folder ids ('root' = My Drive).")
-    owner: Email = Field(description="Owner email.")
-    content: str = Field(default="", description="Text content (empty for folders).")
-    createdTime: DateTime = Field(description="Creation time.")  # noqa: N815
-    modifiedTime: DateTime = Field(description="Last content or name change.")  # noqa: N815
-    starred: bool = Field(default=False, description="Starred by the user.")
-    trashed: bool = Field(default=False, description="In the trash.")
-    permissions: list[Permission] = Field(default_factory=list, description="Access grants (owner first).")
-    comments: list[DriveComment] = Field(default_factory=list, description="Comments, oldest first.")
-
-
-class DriveState(ServiceState):
-    """All files and folders; the root folder has id 'root'."""
-
-    files: dict[str, DriveFile] = Field(default_factory=dict, description="Files and folders by id.")
-
-
-def _meta(f: DriveFile) -> dict:
-    out = f.model_dump(exclude={"content", "comments", "permissions"})
-    out["size"] = len(f.content.encode())
-    out["webViewLink"] = f"https://drive.example.com/file/d/{f.id}/view"
-    return out
+from compoworld_gym.service import Service, tool
 
 
 def _page(items: list, token: Optional[str], size: int) -> dict:
-    start = int(token) if token and token.isdigit() else 0
-    if token and not token.isdigit():
-        raise InvalidArgument(f"pageToken {token!r} is invalid; pass the nextPageToken of the previous page.")
-    page = items[start:start + size]
-    nxt = str(start + size) if start + size < len(items) else None
-    return {"files": page, "nextPageToken": nxt}
+    files, nxt = offset_page(items, token, size)
+    return {"files": files, "nextPageToken": nxt}
 
 
 class Drive(Service):
@@ -140,7 +88,7 @@ class Drive(Service):
         Args:
             fileId: ID of the file.
         """
-        return _meta(self._file(fileId))
+        return file_meta(self._file(fileId))
 
     @tool(read_only=True, returns=list[DriveFile])
     def drive_folder_children(self, folderId: Id("folder"), pageToken: Optional[str] = None,  # noqa: N803
@@ -155,7 +103,7 @@ class Drive(Service):
         self._folder(folderId)
         kids = sorted((f for f in self.state.files.values() if folderId in f.parents and not f.trashed),
                       key=lambda f: (f.mimeType != FOLDER, f.name.lower()))
-        return _page([_meta(f) for f in kids], pageToken, pageSize)
+        return _page([file_meta(f) for f in kids], pageToken, pageSize)
 
     @tool(read_only=True, returns=list[DriveFile])
     def drive_search(self, query: str, pageToken: Optional[str] = None,  # noqa: N803
@@ -175,7 +123,7 @@ class Drive(Service):
             preds.append(("trashed", "=", False))
         hits = [f for f in self.state.files.values() if f.id != "root" and all(seed.holds(f, p) for p in preds)]
         hits.sort(key=lambda f: (f.modifiedTime, f.id), reverse=True)
-        return _page([_meta(f) for f in hits], pageToken, pageSize)
+        return _page([file_meta(f) for f in hits], pageToken, pageSize)
 
     @tool(read_only=True)
     def drive_file_content(self, fileId: Id("file")) -> dict:  # noqa: N803
@@ -218,7 +166,7 @@ class Drive(Service):
             mimeType: MIME type, e.g. text/plain, application/vnd.google-apps.document.
             parents: parent folder IDs (default: My Drive).
         """
-        return _meta(self._new(name, mimeType, list(dict.fromkeys(parents))))
+        return file_meta(self._new(name, mimeType, list(dict.fromkeys(parents))))
 
     @tool(read_only=False, destructive=True, returns=DriveFile)
     def drive_upload(self, data: str, fileId: Optional[Id("file")] = None,  # noqa: N803
@@ -236,11 +184,11 @@ class Drive(Service):
             raise InvalidArgument("invalid argument 'data': expected base64-encoded UTF-8 text "
                                   "(ASCII A-Z a-z 0-9 + / with = padding, e.g. 'aGVsbG8=' for 'hello').") from None
         if fileId is None:
-            return _meta(self._new("Untitled", mimeType, [], text))
+            return file_meta(self._new("Untitled", mimeType, [], text))
         f = self._text_file(fileId)
         f.content = text
         self._touch(f)
-        return _meta(f)
+        return file_meta(f)
 
     @tool(read_only=False, returns=DriveFile)
     def drive_append_text(self, fileId: Id("file"), text: str = Field(min_length=1)) -> dict:  # noqa: N803
@@ -253,7 +201,7 @@ class Drive(Service):
         f = self._text_file(fileId)
         f.content += text
         self._touch(f)
-        return _meta(f)
+        return file_meta(f)
 
     @tool(read_only=False, destructive=True)
     def drive_delete(self, fileId: Id("file"), permanent: bool = False) -> dict:  # noqa: N803
@@ -286,7 +234,7 @@ class Drive(Service):
             raise Conflict(f"file {fileId} is not in the trash.")
         for i in seed.subtree(self.state.files, fileId):
             self.state.files[i].trashed = False
-        return _meta(f)
+        return file_meta(f)
 
     @tool(read_only=False, returns=Permission)
     def drive_share(self, fileId: Id("file"), role: Literal["reader", "commenter", "writer"],  # noqa: N803
@@ -377,7 +325,7 @@ class Drive(Service):
         f = self._file(fileId, writable=True)
         f.name = name
         self._touch(f)
-        return _meta(f)
+        return file_meta(f)
 
     @tool(read_only=False, idempotent=True, returns=DriveFile)
     def drive_star(self, fileId: Id("file"), starred: bool = True) -> dict:  # noqa: N803
@@ -389,7 +337,7 @@ class Drive(Service):
         """
         f = self._file(fileId)
         f.starred = starred
-        return _meta(f)
+        return file_meta(f)
 
     @tool(read_only=False, returns=DriveFile)
     def drive_file_move(self, fileId: Id("file"), parents: list[Id("folder")] = Field(min_length=1)) -> dict:  # noqa: N803
@@ -406,7 +354,7 @@ class Drive(Service):
             if p in inside:
                 raise Unprocessable(f"cannot move {fileId} into {p}: a folder cannot go inside itself.")
         f.parents = list(dict.fromkeys(parents))
-        return _meta(f)
+        return file_meta(f)
 
     @tool(read_only=False, returns=DriveFile)
     def drive_copy(self, fileId: Id("file"), name: Optional[str] = None,  # noqa: N803
@@ -419,7 +367,7 @@ class Drive(Service):
             parents: folders of the copy (default: same as the original).
         """
         f = self._text_file(fileId)
-        return _meta(self._new(name or f"Copy of {f.name}", f.mimeType, list(parents) or list(f.parents), f.content))
+        return file_meta(self._new(name or f"Copy of {f.name}", f.mimeType, list(parents) or list(f.parents), f.content))
 
     # ------------------------------------------------------------------ seeds
     @classmethod

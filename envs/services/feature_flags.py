@@ -13,105 +13,21 @@ flag key and email (deterministic, like LaunchDarkly's bucketing).
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import random
-from typing import Literal, Optional
+from typing import Optional
 
 from faker import Faker
 from pydantic import Field
 
-from compoworld_gym.entities import DateTime, Email, Id
-from compoworld_gym.envs.services._accounts import ACCOUNTS
-from compoworld_gym.envs.services._common import email_for
-from compoworld_gym.envs.services._company import DOMAIN
-from compoworld_gym.envs.services._engineering import ENGINEERS, team_engineers
+from compoworld_gym.entities import Email, Id
+from compoworld_gym.envs.services import _feature_flags_seed as seed
+from compoworld_gym.envs.services._blocks import eq, has, ieq, pick, select, text
+from compoworld_gym.envs.services._feature_flags_models import (
+    ENVIRONMENTS, FLAG_KEY, Attribute, AuditEntry, EnvConfig, Environment, FeatureFlagsState, Flag, Rule, Segment,
+    Target, bucket,
+)
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
-from compoworld_gym.service import DAY_START, Record, Service, ServiceState, tool
-
-Environment = Literal["production", "staging", "development"]
-ENVIRONMENTS: tuple[str, ...] = ("production", "staging", "development")
-Attribute = Literal["email", "email_domain", "segment"]
-Action = Literal["created", "turned_on", "turned_off", "rollout_changed", "targets_added",
-                 "targets_removed", "rule_added", "rule_removed", "archived", "segment_updated"]
-FLAG_KEY = r"^[a-z0-9][a-z0-9._-]{0,63}$"
-
-
-class Target(Record):
-    """An individual user served a fixed variation."""
-
-    email: Email = Field(description="The user's email (the LaunchDarkly context key).")
-    variation: int = Field(ge=0, description="Index into the flag's variations.")
-
-
-class Rule(Record):
-    """A targeting rule: users whose attribute is one of ``values`` get ``variation``."""
-
-    id: str = Field(description="Rule id within the environment, e.g. 'rule-2'.")
-    attribute: Attribute = Field(description="User attribute the rule tests.")
-    values: list[str] = Field(description="Emails, email domains or segment keys that match.")
-    variation: int = Field(ge=0, description="Index into the flag's variations.")
-
-
-class EnvConfig(Record):
-    """A flag's configuration in one environment."""
-
-    on: bool = Field(description="True when targeting is on; off serves the off variation.")
-    off_variation: int = Field(default=1, ge=0, description="Variation served when off and outside the rollout.")
-    rollout_percentage: int = Field(ge=0, le=100,
-                                    description="Share (0-100 %) of fallthrough users served variation 0.")
-    targets: list[Target] = Field(default_factory=list, description="Individually targeted users.")
-    rules: list[Rule] = Field(default_factory=list, description="Rules, evaluated in order.")
-    next_rule: int = Field(default=1, ge=1, description="Number of the next rule id.")
-
-
-class Flag(Record):
-    """A feature flag."""
-
-    key: Id("flag") = Field(description="Flag key, e.g. 'new-checkout-flow'.")
-    name: str = Field(description="Human-readable name.")
-    description: str = Field(description="What the flag controls.")
-    variations: list[str] = Field(min_length=2, description="Served values; index 0 is the new behaviour.")
-    tags: list[str] = Field(default_factory=list, description="Free-form tags, e.g. team names.")
-    maintainer_email: Email = Field(description="Engineer responsible for the flag.")
-    temporary: bool = Field(description="True for release flags that should be removed later.")
-    archived: bool = Field(default=False, description="Archived flags cannot be changed.")
-    created_at: DateTime = Field(description="When the flag was created.")
-    environments: dict[Environment, EnvConfig] = Field(description="Configuration per environment.")
-
-
-class Segment(Record):
-    """A reusable list of users."""
-
-    key: str = Field(description="Segment key, e.g. 'beta-testers'.")
-    name: str = Field(description="Human-readable name.")
-    description: str = Field(description="Who is in the segment.")
-    included: list[Email] = Field(default_factory=list, description="Emails of the members.")
-
-
-class AuditEntry(Record):
-    """One change in the audit log."""
-
-    id: str = Field(description="Entry id, e.g. AUD-0001.")
-    at: DateTime = Field(description="When the change happened (logical clock).")
-    actor_email: Email = Field(description="Who made the change.")
-    flag_key: Optional[Id("flag")] = Field(default=None, description="Flag changed, if any.")
-    environment: Optional[Environment] = Field(default=None, description="Environment changed, if any.")
-    action: Action = Field(description="Kind of change.")
-    detail: str = Field(description="What changed, plus the actor's comment.")
-
-
-class FeatureFlagsState(ServiceState):
-    """Flags, segments and the audit log."""
-
-    flags: dict[str, Flag] = Field(default_factory=dict, description="Flags by key.")
-    segments: dict[str, Segment] = Field(default_factory=dict, description="Segments by key.")
-    audit_log: dict[str, AuditEntry] = Field(default_factory=dict, description="Audit entries by id.")
-
-
-def bucket(flag_key: str, email: str) -> float:
-    """The user's rollout bucket in [0, 100): SHA-1 of ``flag_key.email`` (case-insensitive)."""
-    digest = hashlib.sha1(f"{flag_key}.{email.lower()}".encode()).hexdigest()[:15]
-    return int(digest, 16) / float(0xFFFFFFFFFFFFFFF) * 100.0
+from compoworld_gym.service import Service, tool
 
 
 def _noted(detail: str, comment: str) -> str:
@@ -180,19 +96,13 @@ class FeatureFlags(Service):
         """
         if on is not None and environment is None:
             raise InvalidArgument("'on' needs 'environment': say in which environment the flag is on.")
-        q = query.lower() if query else None
-        out = []
-        for f in self.state.flags.values():
-            if (f.archived and not include_archived) or (tag and tag not in f.tags):
-                continue
-            if on is not None and f.environments[environment].on != on:
-                continue
-            if maintainer_email and f.maintainer_email.lower() != maintainer_email.lower():
-                continue
-            if q and q not in f"{f.key} {f.name} {f.description}".lower():
-                continue
-            out.append(_summary(f))
-        return out[:limit]
+        # Empty tag, maintainer or query strings mean "no filter", as None does.
+        hits = select(self.state.flags.values(),
+                      None if include_archived else eq("archived", False), has("tags", tag or None),
+                      None if on is None else (lambda f: f.environments[environment].on == on),
+                      ieq("maintainer_email", maintainer_email or None),
+                      text(query or None, "key", "name", "description"), limit=limit)
+        return [_summary(f) for f in hits]
 
     @tool(read_only=True, returns=Flag)
     def get_flag(self, flag_key: Id("flag")) -> dict:
@@ -264,11 +174,9 @@ class FeatureFlags(Service):
             actor_email: only changes made by this person.
             limit: maximum number of entries (1-200).
         """
-        out = [a.model_dump() for a in reversed(self.state.audit_log.values())
-               if (flag_key is None or a.flag_key == flag_key)
-               and (environment is None or a.environment == environment)
-               and (actor_email is None or a.actor_email.lower() == actor_email.lower())]
-        return out[:limit]
+        return [a.model_dump() for a in select(reversed(self.state.audit_log.values()), eq("flag_key", flag_key),
+                                               eq("environment", environment), ieq("actor_email", actor_email),
+                                               limit=limit)]
 
     # ----------------------------------------------------------------- writes
     @tool(read_only=False, returns=Flag)
@@ -411,9 +319,7 @@ class FeatureFlags(Service):
         f = self._flag(flag_key, writable=True)
         self._check_variation(f, variation)
         if attribute == "segment":
-            unknown = [v for v in values if v not in self.state.segments]
-            if unknown:
-                raise NotFound(f"unknown segment(s) {unknown}; call list_segments for valid keys.")
+            pick(self.state.segments, values, "segment", "call list_segments for valid keys.")
         cfg = f.environments[environment]
         rule = Rule(id=f"rule-{cfg.next_rule}", attribute=attribute, values=list(values), variation=variation)
         cfg.next_rule += 1
@@ -485,56 +391,4 @@ class FeatureFlags(Service):
     # ------------------------------------------------------------------ seeds
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> FeatureFlagsState:
-        state = FeatureFlagsState()
-        beta = [email_for(fake.name(), fake.free_email_domain()) for _ in range(6)]
-        enterprise = [a.contact_email for a in rng.sample(ACCOUNTS, 3)]
-        state.segments = {s.key: s for s in (
-            Segment(key="beta-testers", name="Beta testers", description="Customers in the beta programme.",
-                    included=beta),
-            Segment(key="internal-staff", name="Internal staff", description="Employees (dogfooding).",
-                    included=[e.email for e in ENGINEERS[:4]]),
-            Segment(key="enterprise-accounts", name="Enterprise accounts",
-                    description="Admins of enterprise customers.", included=enterprise),
-        )}
-        start = dt.datetime.combine(today, DAY_START)
-        staff_rule = Rule(id="rule-1", attribute="segment", values=["internal-staff"], variation=0)
-        prod_rules = {0: ("segment", "beta-testers"), 2: ("email_domain", DOMAIN)}
-        events = []
-        for i, (key, name, desc, team) in enumerate(_SEED_FLAGS):
-            crew = team_engineers(team)
-            owner = (crew[-1] if i % 3 == 2 else crew[0]).email
-            created = start - dt.timedelta(days=rng.randint(5, 120), hours=rng.randint(0, 8))
-            prod = EnvConfig(on=rng.random() < 0.6, rollout_percentage=rng.choice((0, 10, 25, 50, 100)))
-            if i % 4 in prod_rules:
-                attr, value = prod_rules[i % 4]
-                prod.rules, prod.next_rule = [Rule(id="rule-1", attribute=attr, values=[value], variation=0)], 2
-            if i % 5 == 1:
-                prod.targets = [Target(email=enterprise[i % 3], variation=1)]
-            envs = {"development": EnvConfig(on=True, rollout_percentage=100),
-                    "staging": EnvConfig(on=True, rollout_percentage=100, rules=[staff_rule], next_rule=2),
-                    "production": prod}
-            state.flags[key] = Flag(key=key, name=name, description=desc, variations=["true", "false"],
-                                    tags=[team], maintainer_email=owner, temporary=i % 3 != 1,
-                                    created_at=created, environments=envs)
-            events.append((created, key, owner, None, "created", f"created flag {name!r}"))
-            if prod.on:
-                events.append((created + dt.timedelta(days=2), key, owner, "production", "turned_on", "turned on"))
-        for n, (at, key, who, env, action, detail) in enumerate(sorted(events), start=1):
-            state.audit_log[f"AUD-{n:04d}"] = AuditEntry(id=f"AUD-{n:04d}", at=at, actor_email=who, flag_key=key,
-                                                         environment=env, action=action, detail=detail)
-        state.counters["AUD"] = len(events) + 1
-        return state
-
-
-_SEED_FLAGS: tuple[tuple[str, str, str, str], ...] = (
-    ("new-checkout-flow", "New checkout flow", "One-page checkout replacing the 3-step flow.", "payments"),
-    ("dark-mode", "Dark mode", "Dark colour theme on the storefront.", "storefront"),
-    ("search-v2-ranking", "Search v2 ranking", "Learning-to-rank model for product search.", "storefront"),
-    ("beta-billing-portal", "Beta billing portal", "Self-service invoices and payment methods.", "payments"),
-    ("relaxed-rate-limits", "Relaxed API rate limits", "Doubles per-key API rate limits.", "platform"),
-    ("onboarding-checklist", "Onboarding checklist", "Guided checklist for new accounts.", "storefront"),
-    ("sso-enforcement", "SSO enforcement", "Require SAML single sign-on for enterprise admins.", "platform"),
-    ("report-export-v2", "Report export v2", "Streaming CSV exports for large reports.", "data"),
-    ("push-notifications-v2", "Push notifications v2", "New notification templates and batching.", "platform"),
-    ("instant-refunds", "Instant refunds", "Refund card payments without manual review.", "payments"),
-)
+        return seed.build_state(fake, rng, today)

@@ -20,82 +20,17 @@ from typing import Literal, Optional
 from faker import Faker
 from pydantic import Field
 
-from compoworld_gym.entities import Date, DateTime, Email, Id
-from compoworld_gym.envs.services._accounts import ACCOUNTS
-from compoworld_gym.envs.services._commerce import CUSTOMERS
-from compoworld_gym.envs.services._engineering import APPS, ENGINEERS
+from compoworld_gym.entities import DateTime, Email, Id
+from compoworld_gym.envs.services import _status_page_seed as seed
+from compoworld_gym.envs.services._blocks import already, eq, pick, select
+from compoworld_gym.envs.services._status_page_models import (
+    Component, ComponentStatus, Impact, IncidentStatus, IncidentUpdate, Maintenance, MaintenanceStatus,
+    StatusIncident, StatusPageState, Subscriber,
+)
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
-from compoworld_gym.service import DAY_START, Record, Service, ServiceState, tool
+from compoworld_gym.service import Service, tool
 
-ComponentStatus = Literal["operational", "degraded_performance", "partial_outage", "major_outage",
-                          "under_maintenance"]
-IncidentStatus = Literal["investigating", "identified", "monitoring", "resolved"]
-Impact = Literal["none", "minor", "major", "critical"]
-MaintenanceStatus = Literal["scheduled", "in_progress", "completed", "canceled"]
 _INDICATOR = {"major_outage": "critical", "partial_outage": "major", "degraded_performance": "minor"}
-
-
-class Component(Record):
-    """A public component of the product."""
-
-    id: str = Field(description="Component id, e.g. CPT-0001.")
-    name: str = Field(description="Public name, e.g. 'Checkout'.")
-    service: Optional[Id("project")] = Field(default=None, description="Internal service behind it.")
-    status: ComponentStatus = Field(description="Current public status.")
-
-
-class IncidentUpdate(Record):
-    """A public update posted on an incident."""
-
-    status: IncidentStatus = Field(description="Incident status set by this update.")
-    body: str = Field(description="Public message.")
-    author_email: Email = Field(description="Who posted it.")
-    created_at: DateTime = Field(description="When (logical clock).")
-
-
-class StatusIncident(Record):
-    """A public incident."""
-
-    id: Id("incident") = Field(description="Public incident id, e.g. SPI-0001.")
-    name: str = Field(description="Public title.")
-    status: IncidentStatus = Field(description="Current status.")
-    impact: Impact = Field(description="Impact level.")
-    component_ids: list[str] = Field(description="Affected components.")
-    linked_incident_id: Optional[Id("incident")] = Field(default=None,
-                                                         description="Internal (monitoring) incident it reports on.")
-    created_at: DateTime = Field(description="When it was opened.")
-    resolved_at: Optional[DateTime] = Field(default=None, description="When it was resolved.")
-    updates: list[IncidentUpdate] = Field(description="Updates, oldest first.")
-
-
-class Maintenance(Record):
-    """A scheduled maintenance window."""
-
-    id: str = Field(description="Maintenance id, e.g. MNT-0001.")
-    name: str = Field(description="Public title.")
-    status: MaintenanceStatus = Field(description="scheduled, in_progress, completed or canceled.")
-    component_ids: list[str] = Field(description="Components under maintenance.")
-    scheduled_for: DateTime = Field(description="Start.")
-    scheduled_until: DateTime = Field(description="End.")
-    body: str = Field(description="Public description.")
-    author_email: Email = Field(description="Who scheduled it.")
-
-
-class Subscriber(Record):
-    """An email subscriber."""
-
-    email: Email = Field(description="Subscriber email.")
-    component_ids: list[str] = Field(default_factory=list, description="Components followed; empty = all.")
-    created_on: Date = Field(description="Subscription date.")
-
-
-class StatusPageState(ServiceState):
-    """Components, incidents, maintenances and subscribers of the page."""
-
-    components: dict[str, Component] = Field(default_factory=dict, description="Components by id.")
-    incidents: dict[str, StatusIncident] = Field(default_factory=dict, description="Incidents by id.")
-    maintenances: dict[str, Maintenance] = Field(default_factory=dict, description="Maintenances by id.")
-    subscribers: dict[str, Subscriber] = Field(default_factory=dict, description="Subscribers by lowercase email.")
 
 
 class StatusPage(Service):
@@ -110,10 +45,7 @@ class StatusPage(Service):
 
     # ---------------------------------------------------------------- helpers
     def _components(self, ids: list[str]) -> list[Component]:
-        unknown = [c for c in ids if c not in self.state.components]
-        if unknown:
-            raise NotFound(f"unknown component(s) {unknown}; call list_components.")
-        return [self.state.components[c] for c in dict.fromkeys(ids)]
+        return pick(self.state.components, ids, "component", "call list_components.")
 
     def _notified(self, component_ids: list[str]) -> int:
         wanted = set(component_ids)
@@ -160,7 +92,7 @@ class StatusPage(Service):
         Args:
             status: only components with this status.
         """
-        return [c.model_dump() for c in self.state.components.values() if status is None or c.status == status]
+        return [c.model_dump() for c in select(self.state.components.values(), eq("status", status))]
 
     @tool(read_only=True, returns=list[StatusIncident])
     def list_status_incidents(self, status: Optional[IncidentStatus] = None, unresolved_only: bool = False,
@@ -172,10 +104,10 @@ class StatusPage(Service):
             unresolved_only: only incidents not yet resolved.
             limit: maximum number of incidents (1-100).
         """
-        out = [i.model_dump(exclude={"updates"}) for i in sorted(self.state.incidents.values(),
-                                                                  key=lambda i: (i.created_at, i.id), reverse=True)
-               if (status is None or i.status == status) and not (unresolved_only and i.status == "resolved")]
-        return out[:limit]
+        newest = sorted(self.state.incidents.values(), key=lambda i: (i.created_at, i.id), reverse=True)
+        hits = select(newest, eq("status", status),
+                      (lambda i: i.status != "resolved") if unresolved_only else None, limit=limit)
+        return [i.model_dump(exclude={"updates"}) for i in hits]
 
     @tool(read_only=True, returns=StatusIncident)
     def get_status_incident(self, incident_id: Id("incident")) -> dict:
@@ -193,7 +125,7 @@ class StatusPage(Service):
         Args:
             status: only windows with this status.
         """
-        return [m.model_dump() for m in self.state.maintenances.values() if status is None or m.status == status]
+        return [m.model_dump() for m in select(self.state.maintenances.values(), eq("status", status))]
 
     @tool(read_only=True, returns=list[Subscriber])
     def list_subscribers(self, component_id: Optional[str] = None) -> list[dict]:
@@ -216,7 +148,7 @@ class StatusPage(Service):
         """
         comp = self.lookup(self.state.components, component_id, "component")
         if comp.status == status:
-            raise Conflict(f"component {component_id} is already {status}.")
+            raise already("component", component_id, status)
         comp.status = status
         return comp.model_dump()
 
@@ -382,48 +314,4 @@ class StatusPage(Service):
     # ------------------------------------------------------------------ seeds
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> StatusPageState:
-        state = StatusPageState()
-        for n, app in enumerate(APPS, start=1):
-            cid = f"CPT-{n:04d}"
-            state.components[cid] = Component(id=cid, name=app.component, service=app.key, status="operational")
-        comps = list(state.components)
-        start = dt.datetime.combine(today, DAY_START)
-        author = ENGINEERS[0].email
-        for n in range(1, 5):
-            cid = rng.choice(comps)
-            when = start - dt.timedelta(days=rng.randint(1, 30) if n < 4 else 0, hours=rng.randint(1, 8))
-            name = rng.choice(_INCIDENTS).format(c=state.components[cid].name)
-            ups = [IncidentUpdate(status="investigating", body="We are investigating reports of errors.",
-                                  author_email=author, created_at=when)]
-            status = "resolved"
-            if n < 4:
-                ups += [IncidentUpdate(status="identified", body="The cause was identified; a fix is rolling out.",
-                                       author_email=author, created_at=when + dt.timedelta(minutes=25)),
-                        IncidentUpdate(status="resolved", body="The issue is resolved.", author_email=author,
-                                       created_at=when + dt.timedelta(minutes=70))]
-            else:
-                status = "identified"
-                ups.append(IncidentUpdate(status="identified", body="A recent deploy caused elevated errors.",
-                                          author_email=author, created_at=when + dt.timedelta(minutes=20)))
-                state.components[cid].status = "partial_outage"
-            iid = f"SPI-{n:04d}"
-            state.incidents[iid] = StatusIncident(
-                id=iid, name=name, status=status, impact="major" if n == 4 else rng.choice(("minor", "major")),
-                component_ids=[cid], created_at=when, updates=ups,
-                resolved_at=ups[-1].created_at if status == "resolved" else None)
-        mstart = start + dt.timedelta(days=rng.randint(2, 9), hours=13)
-        state.maintenances["MNT-0001"] = Maintenance(
-            id="MNT-0001", name="Database upgrade", status="scheduled", component_ids=rng.sample(comps, 2),
-            scheduled_for=mstart, scheduled_until=mstart + dt.timedelta(hours=2),
-            body="We will upgrade our primary database; brief interruptions are expected.", author_email=author)
-        emails = [c.email for c in CUSTOMERS[:5]] + [a.contact_email for a in ACCOUNTS[:5]]
-        for e in emails:
-            follow = rng.sample(comps, rng.randint(0, 2))
-            state.subscribers[e.lower()] = Subscriber(email=e, component_ids=follow,
-                                                      created_on=today - dt.timedelta(days=rng.randint(5, 300)))
-        state.counters.update(SPI=5, MNT=2)
-        return state
-
-
-_INCIDENTS = ("Elevated error rates on {c}", "{c} is slow to respond", "Intermittent failures in {c}",
-              "{c} unavailable for some users")
+        return seed.build_state(rng, today)

@@ -7,7 +7,8 @@ import base64
 import pytest
 from _svc_asserts import code, error, ok
 
-from compoworld_gym.envs.services.drive import FOLDER, Drive
+from compoworld_gym.envs.services._drive_seed import FOLDER
+from compoworld_gym.envs.services.drive import Drive
 
 
 @pytest.fixture

@@ -6,7 +6,8 @@ import pytest
 from _svc_asserts import data, failed
 
 from compoworld_gym.envs.services._engineering import ENGINEERS
-from compoworld_gym.envs.services.feature_flags import FeatureFlags, bucket
+from compoworld_gym.envs.services._feature_flags_models import bucket
+from compoworld_gym.envs.services.feature_flags import FeatureFlags
 
 ACTOR = ENGINEERS[0].email
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 import pytest
 from _svc_asserts import code, ok
 
+from compoworld_gym.envs.services._github_models import blob_sha
 from compoworld_gym.envs.services._github_seed import FILES
-from compoworld_gym.envs.services.github import GitHub, blob_sha
+from compoworld_gym.envs.services.github import GitHub
 
 O = "company-example"
 

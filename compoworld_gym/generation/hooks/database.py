@@ -9,7 +9,7 @@ from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services._company import STAFF, TEAMS
-from compoworld_gym.envs.services.database import Table
+from compoworld_gym.envs.services._database_models import Table
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.helpdesk import STAFF_ROLES
 from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, SolveError, Write

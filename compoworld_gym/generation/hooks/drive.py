@@ -10,7 +10,8 @@ from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services._company import OPS_EMAIL, TEAMS
-from compoworld_gym.envs.services.drive import FOLDER, DriveFile
+from compoworld_gym.envs.services._drive_models import DriveFile
+from compoworld_gym.envs.services._drive_seed import FOLDER
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.crm import staff_email
 from compoworld_gym.generation.links import (

@@ -9,7 +9,7 @@ from typing import Any
 from compoworld_gym.checks import OnlyChanged, RecordExists, RecordMatches
 from compoworld_gym.envs.services._company import OPS_EMAIL
 from compoworld_gym.envs.services._engineering import ENGINEERS
-from compoworld_gym.envs.services.feature_flags import AuditEntry, Flag
+from compoworld_gym.envs.services._feature_flags_models import AuditEntry, Flag
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.deployments import engineer_email
 from compoworld_gym.generation.links import (

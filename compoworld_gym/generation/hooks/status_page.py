@@ -8,7 +8,7 @@ from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services._company import OPS_EMAIL
-from compoworld_gym.envs.services.status_page import Component, StatusIncident
+from compoworld_gym.envs.services._status_page_models import Component, StatusIncident
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.deployments import app_name, engineer_email, new_app_key
 from compoworld_gym.generation.links import (
