@@ -47,6 +47,7 @@ from faker import Faker
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from pydantic_core import to_jsonable_python
 
+from compoworld_gym.catalog import register_defined
 from compoworld_gym.entities import entities_in_schema
 from compoworld_gym.errors import (
     InternalError,
@@ -283,7 +284,9 @@ class Service:
     #: JournalTransaction (per touched record) or SnapshotTransaction (whole state).
     transaction: ClassVar[type] = JournalTransaction
 
-    def __init_subclass__(cls, **kwargs: Any) -> None:
+    def __init_subclass__(cls, register: bool = True, **kwargs: Any) -> None:
+        """Collect the class's tools; register it in the catalog if it is a service of a
+        service package (``register=False`` opts out; see :mod:`compoworld_gym.catalog`)."""
         super().__init_subclass__(**kwargs)
         specs: dict[str, ToolSpec] = {}
         for klass in reversed(cls.__mro__):
@@ -294,6 +297,8 @@ class Service:
                     specs[spec.name] = spec
         if specs:
             cls.tools = specs
+        if register:
+            register_defined(cls)
 
     def __init__(self, state: ServiceState | dict[str, Any] | bytes | str | None = None, *,
                  today: dt.date) -> None:

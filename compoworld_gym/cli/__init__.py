@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from compoworld_gym.cli import (  # noqa: F401  (register)
-    catalog_cmds, evaluate, fuzzing, generation, graph_cmd, mcp_cmds, models_cmd, play)
+    catalog_cmds, evaluate, fuzzing, generation, graph_cmd, mcp_cmds, models_cmd, play, scaffold_cmd)
 from compoworld_gym.cli.app import app
 
 __all__ = ["app", "main"]

@@ -196,7 +196,7 @@ def registered(*services: type[Service]) -> Iterator[None]:
         yield
     finally:
         for name in added:
-            catalog._EXTRA.pop(name, None)  # noqa: SLF001 - undo exactly what we added
+            catalog.unregister_service(name)  # undo exactly what we added
 
 
 def probe_task(services: Sequence[type[Service]], *, seed: int = 0, distractors: Sequence[str] = (),

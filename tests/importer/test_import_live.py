@@ -26,7 +26,7 @@ def imported():
     report = import_mcp(f"{sys.executable} {SERVER}")
     yield report
     for name in report["service_names"]:
-        catalog._EXTRA.pop(name, None)  # noqa: SLF001 - leave the catalog as other tests expect it
+        catalog.unregister_service(name)  # leave the catalog as other tests expect it
 
 
 def _call(env, tool, arguments):
