@@ -38,11 +38,13 @@ def import_mcp_cmd(
     if as_json:
         print_json(report)
         return
-    share = report["deterministic_tools"] / report["tools"] if report["tools"] else 0.0
     console.print(f"imported {report['servers']} servers, {report['tools']} tools: "
-                  f"{report['deterministic_tools']} deterministic ({share:.1%}), "
+                  f"{report['deterministic_tools']} deterministic ({report['deterministic_share']:.1%}), "
                   f"{report['simulated_tools']} simulated, {report['invalid_schemas']} invalid schemas, "
                   f"{report['seconds']:.1f} s")
+    if report["simulated_reasons"]:
+        console.print("simulated because: " + ", ".join(f"{reason} {n}" for reason, n
+                                                        in report["simulated_reasons"].items()))
 
 
 @contextlib.contextmanager

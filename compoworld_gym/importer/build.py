@@ -8,11 +8,12 @@ them in the catalog and reports the figures.
 
 from __future__ import annotations
 
+import functools
 import time
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
-from compoworld_gym.importer.engine import make_handler
+from compoworld_gym.importer.actions import make_handler
 from compoworld_gym.importer.inference import id_kind, tag_schema
 from compoworld_gym.importer.names import identifier, tokens
 from compoworld_gym.importer.names import service_name as make_service_name
@@ -36,6 +37,10 @@ _DESTRUCTIVE = frozenset({"delete", "remove", "archive", "trash", "destroy", "dr
                           "kill", "terminate", "revoke", "overwrite", "truncate"})
 
 
+#: The simulated reason of a tool whose schema is not a usable JSON Schema.
+INVALID_SCHEMA = "invalid_schema"
+
+
 @dataclass
 class ImportReport:
     """What an import produced.
@@ -47,6 +52,8 @@ class ImportReport:
         simulated_tools: tools simulated by the world model.
         invalid_schemas: ``"<service>.<tool>: problem"`` for each invalid schema.
         duplicate_tools: ``"<service>.<tool>"`` for repeated names in one listing.
+        simulated_reasons: ``{reason: simulated tools}``, why the world model
+            serves them (outside-world reasons first, see ``ServerPlan.reasons``).
         seconds: wall time of the import.
     """
 
@@ -56,6 +63,7 @@ class ImportReport:
     simulated_tools: int = 0
     invalid_schemas: list[str] = field(default_factory=list)
     duplicate_tools: list[str] = field(default_factory=list)
+    simulated_reasons: dict[str, int] = field(default_factory=dict)
     seconds: float = 0.0
 
 
@@ -64,22 +72,28 @@ def _hints(tool: ToolDef, verb: Optional[str]) -> tuple[bool, bool, bool]:
     words = tokens(tool.name)
     first = next((w for w in words[:3] if w in VERBS or w in _READ_VERBS or w in _DESTRUCTIVE), None)
     if verb is not None:
-        read_only = verb in READERS
+        read_only = verb in READERS or verb == "count"
     else:
         read_only = first in _READ_VERBS or VERBS.get(first or "") in READERS
     destructive = bool(first in _DESTRUCTIVE or verb == "delete")
     ann = tool.annotations
     read_only = bool(ann.get("readOnlyHint", read_only))
     destructive = bool(ann.get("destructiveHint", destructive)) and not read_only
-    idempotent = bool(ann.get("idempotentHint", read_only or verb in ("update", "delete")))
+    idempotent = bool(ann.get("idempotentHint", read_only or verb in ("update", "delete", "upsert", "action")))
     return read_only, destructive, idempotent
+
+
+@functools.lru_cache(maxsize=4096)
+def _record_entities(model: type) -> frozenset[str]:
+    # One JSON Schema per record model: every tool over a collection produces the same entities.
+    return frozenset(entities_in_schema(model.model_json_schema(by_alias=True)))
 
 
 def _produces(records: dict[str, Any], op: Any, tool: ToolDef) -> frozenset[str]:
     if op is not None:
         if op.verb == "delete":
             return frozenset()
-        return frozenset(entities_in_schema(records[op.collection].model_json_schema(by_alias=True)))
+        return _record_entities(records[op.collection])
     shape = shape_of(tool.name)
     kind = id_kind(list(shape.noun)) if shape is not None else None
     if tool.output_schema:
@@ -135,7 +149,9 @@ def build_service(spec: ServerSpec, name: str) -> type[ImportedService]:
             seen.add(tool.name)
             tools.append(tool)
     checked = {t.name: make_validator(t.input_schema) for t in tools}
-    plan = plan_server({t.name: t.input_schema for t in tools if checked[t.name][1] is None})
+    plan = plan_server({t.name: t.input_schema for t in tools if checked[t.name][1] is None},
+                       {t.name: t.description for t in tools})
+    reasons = {t.name: plan.reasons.get(t.name, INVALID_SCHEMA) for t in tools if t.name not in plan.ops}
     cls_name = "".join(w.capitalize() for w in name.split("_")) or "Imported"
     records = {c: record_model(f"{cls_name}{''.join(w.capitalize() for w in coll.noun)}", coll)
                for c, coll in plan.collections.items()}
@@ -150,6 +166,7 @@ def build_service(spec: ServerSpec, name: str) -> type[ImportedService]:
         "collections": plan.collections, "record_models": records, "ops": plan.ops,
         "output_schemas": {t.name: t.output_schema for t in tools if t.output_schema},
         "invalid_schemas": {n: p for n, (_, p) in checked.items() if p is not None},
+        "simulated_reasons": reasons,
         "__module__": __name__, "__doc__": f"Imported MCP server {spec.server!r} ({spec.slug}).",
     }
     return type(cls_name, (ImportedService,), namespace)
@@ -185,6 +202,8 @@ def import_specs(servers: Iterable[ServerSpec], *, register: bool = True) -> Imp
         report.services.append(cls)
         report.tools += len(cls.tools)
         report.simulated_tools += sum(1 for t in cls.tools.values() if t.simulated)
+        for reason in cls.simulated_reasons.values():
+            report.simulated_reasons[reason] = report.simulated_reasons.get(reason, 0) + 1
         report.invalid_schemas += [f"{name}.{t}: {p}" for t, p in cls.invalid_schemas.items()]
         names = [t.name for t in spec.tools]
         report.duplicate_tools += sorted({f"{name}.{n}" for n in names if names.count(n) > 1})
@@ -193,6 +212,7 @@ def import_specs(servers: Iterable[ServerSpec], *, register: bool = True) -> Imp
 
             register_service(cls, replace=True)
     report.deterministic_tools = report.tools - report.simulated_tools
+    report.simulated_reasons = dict(sorted(report.simulated_reasons.items(), key=lambda kv: (-kv[1], kv[0])))
     report.seconds = time.perf_counter() - start
     return report
 
@@ -208,9 +228,11 @@ def import_mcp(source: str, *, register: bool = True) -> dict[str, Any]:
 
     Returns:
         ``{"servers", "tools", "deterministic_tools", "simulated_tools",
-        "deterministic_share", "invalid_schemas", "invalid_schema_tools",
+        "deterministic_share", "simulated_reasons", "invalid_schemas", "invalid_schema_tools",
         "duplicate_tools", "seconds", "service_names", "services"}``; counts
-        are ints, ``seconds`` includes loading, ``services`` holds the classes
+        are ints, ``deterministic_share`` is deterministic/tools in [0, 1]
+        (4 decimals), ``simulated_reasons`` is ``{reason: tools}``,
+        ``seconds`` includes loading, ``services`` holds the classes
         (drop it before printing JSON).
 
     Raises:
@@ -223,7 +245,8 @@ def import_mcp(source: str, *, register: bool = True) -> dict[str, Any]:
     return {
         "servers": len(report.services), "tools": report.tools,
         "deterministic_tools": report.deterministic_tools, "simulated_tools": report.simulated_tools,
-        "deterministic_share": round(share, 4), "invalid_schemas": len(report.invalid_schemas),
+        "deterministic_share": round(share, 4), "simulated_reasons": report.simulated_reasons,
+        "invalid_schemas": len(report.invalid_schemas),
         "invalid_schema_tools": report.invalid_schemas, "duplicate_tools": report.duplicate_tools,
         "seconds": round(time.perf_counter() - start, 3),
         "service_names": [c.name for c in report.services], "services": report.services,

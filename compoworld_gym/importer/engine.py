@@ -13,6 +13,7 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound
+from compoworld_gym.importer.keys import SCOPE_WORDS, is_auth
 from compoworld_gym.importer.patterns import (
     CURSOR_WORDS,
     DIRECTION_WORDS,
@@ -45,11 +46,65 @@ def _validated(service: Any, coll: Collection, data: dict[str, Any]) -> Any:
                               f"{coll.name} record type).") from None
 
 
+def _store_key(key: Any) -> str:
+    # A JSON number id (``objectId: 3.0``) names the record stored under "3".
+    return str(int(key)) if isinstance(key, float) and key.is_integer() else str(key)
+
+
 def _find(service: Any, coll: Collection, key: Any) -> dict[str, Any]:
-    record = _store(service, coll).get(str(key))
+    record = _store(service, coll).get(_store_key(key))
     if record is None:
         raise NotFound(f"{coll.name} {key!r} not found; list or search {coll.name} records to find valid ids.")
     return record.model_dump(mode="json")
+
+
+def find_by_fields(service: Any, coll: Collection, wanted: dict[str, Any]) -> tuple[str, dict[str, Any]] | None:
+    """The first record (in store order) whose fields match ``wanted``, as ``(store key, JSON)``, or None."""
+    for key, model in _store(service, coll).items():
+        record = model.model_dump(mode="json")
+        if all(_matches(record, name, value) for name, value in wanted.items()):
+            return key, record
+    return None
+
+
+def locate(service: Any, op: ResourceOp, coll: Collection, args: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The record a keyed tool acts on, as ``(store key, JSON)``: by the id
+    parameter (the key parameters must then match too), by the key
+    parameters' field match, or a singleton's one record.
+
+    Raises:
+        InvalidArgument: the (optional) parameters that name the record are all missing.
+        NotFound: no record matches (the message names the key).
+    """
+    wanted = {k: args[k] for k in op.keys if k in args}
+    if op.id_param:
+        if args.get(op.id_param) is None:
+            raise InvalidArgument(f"missing argument '{op.id_param}': it names the {coll.name} record.")
+        key = args[op.id_param]
+        record = _find(service, coll, key)
+        if not all(_matches(record, name, value) for name, value in wanted.items()):
+            named = ", ".join(f"{k}={v!r}" for k, v in wanted.items())
+            raise NotFound(f"{coll.name} {key!r} not found with {named}.")
+        return _store_key(key), record
+    if op.keys and not wanted:
+        raise InvalidArgument(f"missing argument: one of {', '.join(repr(k) for k in op.keys)} names the "
+                              f"{coll.name} record.")
+    found = find_by_fields(service, coll, wanted)
+    if found is None:
+        named = ", ".join(f"{k}={v!r}" for k, v in wanted.items()) or "the record"
+        raise NotFound(f"{coll.name} with {named} not found; list or search {coll.name} records to find "
+                       f"valid values.")
+    return found
+
+
+def _check_unique(service: Any, coll: Collection, record: dict[str, Any], own: str | None) -> None:
+    for fields in coll.unique:
+        if not all(record.get(f) is not None for f in fields):
+            continue
+        found = find_by_fields(service, coll, {f: record[f] for f in fields})
+        if found is not None and found[0] != own:
+            named = ", ".join(f"{f}={record[f]!r}" for f in fields)
+            raise Conflict(f"{coll.name} with {named} already exists (id {found[1]['id']!r}); update it instead.")
 
 
 def _check_parents(service: Any, op: ResourceOp, args: dict[str, Any], record: dict[str, Any] | None) -> None:
@@ -81,7 +136,8 @@ def insert(service: Any, coll: Collection, data: dict[str, Any], *, key: Any = N
     """Validate and store a new record; returns it as JSON.
 
     Raises:
-        Conflict: a record with ``key`` exists.
+        Conflict: a record with ``key`` exists, or one with the same unique
+            key fields (``coll.unique``).
         InvalidArgument: a value does not fit the record type.
     """
     store = _store(service, coll)
@@ -96,6 +152,7 @@ def insert(service: Any, coll: Collection, data: dict[str, Any], *, key: Any = N
     if "created_at" not in coll.properties:
         record["created_at"] = created_at or service.now().isoformat()
     model = _validated(service, coll, record)
+    _check_unique(service, coll, model.model_dump(mode="json"), None)
     store[str(key)] = model
     return model.model_dump(mode="json")
 
@@ -108,31 +165,46 @@ def _create(service: Any, op: ResourceOp, coll: Collection, args: dict[str, Any]
 
 
 def _get(service: Any, op: ResourceOp, coll: Collection, args: dict[str, Any]) -> Any:
-    record = _find(service, coll, args[op.id_param])
+    _, record = locate(service, op, coll, args)
     _check_parents(service, op, args, record)
     return record
 
 
-def _update(service: Any, op: ResourceOp, coll: Collection, args: dict[str, Any]) -> Any:
-    key = args[op.id_param]
-    record = _find(service, coll, key)
-    _check_parents(service, op, args, record)
-    for name, value in args.items():
-        if name == op.id_param or name in op.parents:
-            continue
-        old = record.get(name)
-        # Partial objects (e.g. a CRM "properties" bag) merge into what is stored.
-        record[name] = {**old, **value} if isinstance(old, dict) and isinstance(value, dict) else value
+def store_changed(service: Any, coll: Collection, key: str, record: dict[str, Any]) -> dict[str, Any]:
+    """Validate a changed record and put it back under ``key``; returns it as JSON.
+
+    Raises:
+        InvalidArgument: a value does not fit the record type (nothing is stored).
+        Conflict: the change gives it the key fields of another record.
+    """
     model = _validated(service, coll, record)
-    _store(service, coll)[str(key)] = model
-    return model.model_dump(mode="json")
+    data = model.model_dump(mode="json")
+    _check_unique(service, coll, data, key)
+    _store(service, coll)[key] = model
+    return data
+
+
+def merge_fields(record: dict[str, Any], changes: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with ``changes`` applied; partial objects (e.g. a CRM
+    "properties" bag) merge into what is stored."""
+    out = dict(record)
+    for name, value in changes.items():
+        old = out.get(name)
+        out[name] = {**old, **value} if isinstance(old, dict) and isinstance(value, dict) else value
+    return out
+
+
+def _update(service: Any, op: ResourceOp, coll: Collection, args: dict[str, Any]) -> Any:
+    key, record = locate(service, op, coll, args)
+    _check_parents(service, op, args, record)
+    changes = {k: v for k, v in args.items() if k != op.id_param and k not in op.parents and k not in op.keys}
+    return store_changed(service, coll, key, merge_fields(record, changes))
 
 
 def _delete(service: Any, op: ResourceOp, coll: Collection, args: dict[str, Any]) -> Any:
-    key = args[op.id_param]
-    record = _find(service, coll, key)
+    key, record = locate(service, op, coll, args)
     _check_parents(service, op, args, record)
-    del _store(service, coll)[str(key)]
+    del _store(service, coll)[key]
     return {"id": record["id"], "deleted": True}
 
 
@@ -143,8 +215,14 @@ def _matches(record: dict[str, Any], name: str, value: Any) -> bool:
     if isinstance(value, list):
         return have in value
     if isinstance(have, str) and isinstance(value, str):
+        if _is_path(name) and have.startswith(value.rstrip("/") + "/"):
+            return True  # a directory path matches the records under it
         return have.casefold() == value.casefold()
     return have == value
+
+
+def _is_path(name: str) -> bool:
+    return name.lower().endswith(("path", "dir", "directory", "folder"))
 
 
 def _text_of(value: Any) -> str:
@@ -164,19 +242,33 @@ def _as_int(value: Any, default: int) -> int:
         return default
 
 
-def _list(service: Any, op: ResourceOp, coll: Collection, args: dict[str, Any]) -> Any:
+def _scoped_text(record: dict[str, Any], scope: list[str]) -> str:
+    """The text a query searches: all of it, or the scoped fields (a ``title``
+    flag on records whose title is stored as ``name`` searches the name)."""
+    if not scope:
+        return _text_of(record)
+    fields = [f for f in scope if f in record] or [f for f in ("name", "title") if f in record]
+    return _text_of([record.get(f) for f in fields])
+
+
+def list_records(service: Any, op: ResourceOp, coll: Collection, args: dict[str, Any]) -> list[dict[str, Any]]:
+    """The records matching a list/search call's filters, text query, sort and page (JSON dicts)."""
     records = [r.model_dump(mode="json") for r in _store(service, coll).values()]
     limit, offset, sort_key, descending = DEFAULT_LIMIT, 0, None, False
     page = None
+    # ``title: true`` on a search scopes its text query to the titles.
+    scope = [n for n, v in args.items() if v is True and n in SCOPE_WORDS and n not in coll.properties]
     for name, value in args.items():
         word = squash(name)
         if value is None:
             continue
         if name in coll.properties or name in op.parents:
             records = [r for r in records if _matches(r, name, value)]
+        elif is_auth(name):
+            continue
         elif word in QUERY_WORDS:
             needle = str(value).casefold()
-            records = [r for r in records if needle in _text_of(r).casefold()]
+            records = [r for r in records if needle in _scoped_text(r, scope).casefold()]
         elif word in LIMIT_WORDS:
             limit = max(1, min(_as_int(value, DEFAULT_LIMIT), MAX_LIMIT))
         elif word in OFFSET_WORDS or word in CURSOR_WORDS:
@@ -196,20 +288,8 @@ def _list(service: Any, op: ResourceOp, coll: Collection, args: dict[str, Any]) 
     return records[offset:offset + limit]
 
 
-_VERBS: dict[str, Callable[..., Any]] = {
+#: The CRUD handlers, ``handler(service, op, collection, arguments)``.
+BASE_HANDLERS: dict[str, Callable[..., Any]] = {
     "create": _create, "send": _create, "get": _get, "update": _update, "delete": _delete,
-    "list": _list, "search": _list,
+    "list": list_records, "search": list_records,
 }
-
-
-def make_handler(op: ResourceOp) -> Callable[..., Any]:
-    """The ``handler(service, **arguments)`` of an engine-run tool."""
-    run = _VERBS[op.verb]
-
-    def handler(*positional: Any, **arguments: Any) -> Any:
-        # The service comes positionally: a tool may have a parameter called "service".
-        service = positional[0]
-        coll = service.collections[op.collection]
-        return run(service, op, coll, arguments)
-
-    return handler

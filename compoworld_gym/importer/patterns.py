@@ -58,24 +58,31 @@ class ToolShape:
         verb: one of create, get, list, search, update, delete, send.
         collection: the singular collection noun as an identifier (``task_file``).
         noun: the collection's tokens (``["task", "file"]``).
+        many: the name's noun was plural (``get_protocols`` reads many records).
     """
 
     verb: str
     collection: str
     noun: tuple[str, ...]
+    many: bool = False
 
 
-def shape_of(tool_name: str) -> Optional[ToolShape]:
+def shape_of(tool_name: str, verbs: Optional[dict[str, str]] = None) -> Optional[ToolShape]:
     """The (verb, collection) a tool name reads as, or None.
+
+    Args:
+        tool_name: the MCP tool name, any casing.
+        verbs: ``{word: verb}`` to read verbs with (default :data:`VERBS`).
 
     Example:
         >>> shape_of("crm_search_companies").collection
         'company'
     """
+    verbs = VERBS if verbs is None else verbs
     words = tokens(tool_name)
     if not words or {"batch", "bulk"} & set(words):
         return None
-    idx = next((i for i, w in enumerate(words[:3]) if w in VERBS), None)
+    idx = next((i for i, w in enumerate(words[:3]) if w in verbs), None)
     if idx is not None:
         rest = words[idx + 1:]
         cut = next((i for i, w in enumerate(rest) if w in _PREPOSITIONS), len(rest))
@@ -84,25 +91,28 @@ def shape_of(tool_name: str) -> Optional[ToolShape]:
             noun.pop()
         if not rest and idx > 0:  # noun-first style: ``emails_get``, ``dataset_create``
             noun = [words[idx - 1]]
-        verb = VERBS[words[idx]]
+        verb = verbs[words[idx]]
     else:
         return None
-    if not noun or len(noun) > 2 or not all(w.isalpha() for w in noun):
+    if not noun or len(noun) > 3 or not all(w.isalpha() for w in noun):
         return None
+    many = singular(noun[-1]) != noun[-1]
     noun = [*noun[:-1], singular(noun[-1])]
-    return ToolShape(verb=verb, collection=identifier("_".join(noun)), noun=tuple(noun))
+    return ToolShape(verb=verb, collection=identifier("_".join(noun)), noun=tuple(noun), many=many)
 
 
 def id_param_for(noun: tuple[str, ...], schema: dict[str, Any]) -> Optional[str]:
     """The parameter of ``schema`` that holds the id of a ``noun`` record, or None.
 
-    ``taskId``, ``task_id``, ``task_uuid``, ``issue_number`` or a bare ``id``.
+    ``taskId``, ``task_id``, ``task_uuid``, ``taskUid``, ``issue_number`` or a bare ``id``
+    (a JSON ``number`` id is taken as an integer id).
     """
     props = schema.get("properties") if isinstance(schema.get("properties"), dict) else {}
-    wanted = [list(noun) + [suffix] for suffix in ("id", "uuid", "key", "number")] + [[noun[-1], "id"], ["id"]]
+    suffixes = ("id", "uuid", "uid", "key", "number")
+    wanted = [list(noun) + [suffix] for suffix in suffixes] + [[noun[-1], "id"], ["id"]]
     for want in wanted:
         for pname, prop in props.items():
-            if tokens(pname) == want and isinstance(prop, dict) and prop.get("type") in ("string", "integer"):
+            if tokens(pname) == want and isinstance(prop, dict) and prop.get("type") in ("string", "integer", "number"):
                 if want[-1] == "number" and prop.get("type") != "integer":
                     continue
                 return pname
@@ -122,6 +132,11 @@ class Collection:
         integer_ids: ids are integers (the tools take an integer id).
         open: records may carry fields beyond ``properties``.
         creators: names of tools that add records.
+        seeded: no tool creates the records: they are seeded, with fields
+            inferred from the schemas of the tools that read and write them.
+        singleton: the collection holds one record (a setting read by a
+            parameterless getter and written by a setter).
+        unique: tuples of fields whose values name one record (``("owner", "repo")``).
     """
 
     name: str
@@ -132,6 +147,9 @@ class Collection:
     integer_ids: bool = False
     open: bool = False
     creators: list[str] = field(default_factory=list)
+    seeded: bool = False
+    singleton: bool = False
+    unique: list[tuple[str, ...]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -139,16 +157,27 @@ class ResourceOp:
     """A tool the engine runs: its verb, collection and parameter roles.
 
     Attributes:
-        verb: create, get, list, search, update, delete or send.
+        verb: create, get, list, search, update, delete, send, count, upsert
+            or action.
         collection: the :class:`Collection` name.
         id_param: the parameter holding the record id (get/update/delete).
         parents: ``{parameter: parent collection}`` for ids of other collections.
+        keys: parameters that name the record by field match when there is no
+            id parameter (``("owner", "repo")``); empty with no ``id_param``
+            on a singleton collection.
+        status: the ``status`` an action verb sets (``close`` → ``closed``).
+        target_field: the field a ``set_x``/``assign`` action writes.
+        value_param: the parameter holding that field's new value.
     """
 
     verb: str
     collection: str
     id_param: Optional[str] = None
     parents: dict[str, str] = field(default_factory=dict)
+    keys: tuple[str, ...] = ()
+    status: Optional[str] = None
+    target_field: Optional[str] = None
+    value_param: Optional[str] = None
 
 
 def parent_params(schema: dict[str, Any], collections: dict[str, Collection], own: str,

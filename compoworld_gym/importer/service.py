@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Any, ClassVar, Optional
+from typing import Any, ClassVar
 
 from faker import Faker
 from pydantic import ValidationError
@@ -32,6 +32,9 @@ class ImportedService(Service):
         world_model: the world model of this service's simulated tools
             (None: the process default, see ``compoworld_gym.world_model``).
         invalid_schemas: ``{tool name: problem}`` for tools with an invalid schema.
+        simulated_reasons: ``{tool name: why the world model serves it}`` for
+            every simulated tool (see ``ServerPlan.reasons``; ``invalid_schema``
+            for a schema the engine cannot read).
         server: the server's display name.
     """
 
@@ -41,6 +44,7 @@ class ImportedService(Service):
     output_schemas: ClassVar[dict[str, dict[str, Any]]] = {}
     world_model: ClassVar[Any] = None
     invalid_schemas: ClassVar[dict[str, str]] = {}
+    simulated_reasons: ClassVar[dict[str, str]] = {}
     server: ClassVar[str] = ""
 
     @classmethod
@@ -52,24 +56,32 @@ class ImportedService(Service):
 
     @classmethod
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> ServiceState:
-        """A few plausible records per collection, drawn from the creating tool's schema.
+        """A few plausible records per collection (one for a singleton), drawn
+        from the fields the tools' schemas give it (:mod:`~compoworld_gym.importer.resources`).
 
-        Parent ids (``projectId`` of a task) point at seeded parents.
+        Parent ids (``projectId`` of a task) point at seeded parents; the
+        fields records are looked up by (``username``) are always drawn, and
+        a draw that repeats another record's key is dropped (fewer records).
         """
         svc = cls(cls.State(), today=today)
         order = sorted(cls.collections.values(), key=lambda c: len(_parents_of(cls, c)))
         for coll in order:
             parents = _parents_of(cls, coll)
-            schema = {"type": "object", "properties": coll.properties, "required": sorted(coll.required)}
-            for _ in range(rng.randint(*SEED_RECORDS)):
+            # Seeded records always carry the fields getters name them by, and a name.
+            required = coll.required | {f for key in coll.unique for f in key}
+            if coll.seeded and "name" in coll.properties:
+                required.add("name")
+            schema = {"type": "object", "properties": coll.properties, "required": sorted(required)}
+            for _ in range(1 if coll.singleton else rng.randint(*SEED_RECORDS)):
                 data = sample_value(schema, name=coll.name, fake=fake, rng=rng, today=today)
                 if not isinstance(data, dict):
                     continue
                 for param, target in parents.items():
                     keys = list(getattr(svc.state, cls.collections[target].field))
-                    if keys:
-                        data[param] = _typed_key(coll.properties[param], rng.choice(keys))
-                    else:
+                    value = _typed_key(coll.properties[param], rng.choice(keys)) if keys else None
+                    if value is not None:
+                        data[param] = value
+                    else:  # no parent, or its ids do not fit the field (an integer field, string ids)
                         data.pop(param, None)
                 created = dt.datetime.combine(today - dt.timedelta(days=rng.randint(1, 60)), dt.time(9))
                 try:
@@ -80,14 +92,16 @@ class ImportedService(Service):
 
 
 def _typed_key(schema: Any, key: str) -> Any:
-    wants_int = isinstance(schema, dict) and schema.get("type") == "integer"
-    return int(key) if wants_int and key.isdigit() else key
+    """``key`` as the field wants it (an int for integer/number fields), or None when it cannot be."""
+    wants_int = isinstance(schema, dict) and schema.get("type") in ("integer", "number")
+    if not wants_int:
+        return key
+    return int(key) if key.isdigit() else None
 
 
 def _parents_of(cls: type[ImportedService], coll: Collection) -> dict[str, str]:
     found: dict[str, str] = {}
-    for name in coll.creators:
-        op: Optional[ResourceOp] = cls.ops.get(name)
-        if op is not None:
-            found.update({p: t for p, t in op.parents.items() if p in coll.properties})
+    for op in cls.ops.values():
+        if op.collection == coll.name and (not coll.creators or op.verb in ("create", "send")):
+            found.update({p: t for p, t in op.parents.items() if p in coll.properties and t != coll.name})
     return found

@@ -13,7 +13,7 @@ from compoworld_gym.importer import import_specs, load_jsonl  # noqa: E402
 from compoworld_gym.specs import SPECS_PATH as SPECS  # noqa: E402
 #: Small real servers and how many of their tools the engine runs (the rest
 #: are simulated): a task queue, a memory-palace store, a travel search.
-SAMPLE = {"@chriscarrollsmith_taskqueue-mcp": 7, "@zeyynepkaraduman_memory-palace-mcp": 5,
+SAMPLE = {"@chriscarrollsmith_taskqueue-mcp": 9, "@zeyynepkaraduman_memory-palace-mcp": 6,
           "@openbnb-org_mcp-server-airbnb": 0}
 
 
