@@ -75,6 +75,7 @@ ID_KINDS: tuple[str, ...] = (
     "vehicle", "driver", "delivery_route", "manufacturing_order", "bom", "permit", "inspection",
     # data platforms, devops gateways, media
     "dashboard", "chart", "dataset", "gateway_route", "upstream", "consumer", "video", "album",
+    "ad_campaign", "ad_set", "ad",
 )
 
 ENTITY_TYPES: frozenset[str] = frozenset(VALUE_TYPES) | frozenset(f"{k}_id" for k in ID_KINDS)
