@@ -45,6 +45,9 @@ FAMILIES: dict[str, frozenset[str]] = {
         "data": {"customer", "engineering"}, "knowledge": {"customer", "engineering", "workforce"},
         "communication": {"customer", "engineering", "workforce", "travel"},
         "productivity": {"customer", "engineering", "workforce", "travel"},
+        "legal": {"customer", "workforce"}, "healthcare": {"customer"}, "education": {"customer", "workforce"},
+        "real_estate": {"customer"}, "events": {"customer", "workforce"}, "manufacturing": {"customer"},
+        "government": {"customer"}, "devops": {"engineering"}, "developer_tools": {"engineering"},
     }.items()}
 
 

@@ -133,3 +133,13 @@ def test_every_service_takes_part() -> None:
     from compoworld_gym.catalog import service_names
 
     assert sorted(LINKS) == sorted(service_names())
+
+
+def test_every_service_domain_belongs_to_a_business_family() -> None:
+    # A domain outside FAMILIES gets the unrelated-domain weight towards every other service, so
+    # its services rarely join a chain and never take a write's values from another domain.
+    from compoworld_gym.catalog import get_service, service_names
+    from compoworld_gym.generation.plan import FAMILIES
+
+    missing = sorted({get_service(n).domain for n in service_names()} - set(FAMILIES))
+    assert missing == []
