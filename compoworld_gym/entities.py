@@ -76,6 +76,9 @@ ID_KINDS: tuple[str, ...] = (
     # data platforms, devops gateways, media
     "dashboard", "chart", "dataset", "gateway_route", "upstream", "consumer", "video", "album",
     "ad_campaign", "ad_set", "ad",
+    # e-signature, recruiting, on-call, CI, secrets, search, bills, quotes, car rental
+    "envelope", "candidate", "job_application", "interview", "oncall_schedule", "escalation_policy",
+    "pipeline", "pipeline_run", "secret", "search_index", "bill", "quote", "rental_agreement", "rental_car",
 )
 
 ENTITY_TYPES: frozenset[str] = frozenset(VALUE_TYPES) | frozenset(f"{k}_id" for k in ID_KINDS)
