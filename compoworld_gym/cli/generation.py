@@ -20,6 +20,9 @@ def generate(
     seed: int = typer.Option(0, "--seed", min=0, help="Generation seed (same seed, same tasks)."),
     out: Path = typer.Option(Path("tasks.jsonl"), "--out", help="Output JSONL task file."),
     services: Optional[str] = typer.Option(None, "--services", help="Services per task: N or LO-HI (default 3-7)."),
+    library: Optional[str] = typer.Option(
+        None, "--library", help="Only these services, comma-separated, in chains and as distractors "
+                                "(default: every service; `compoworld services` lists them)."),
     designer: str = typer.Option("offline", "--designer",
                                  help="Who writes instructions: offline (templates, deterministic) or openai."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint for --designer openai."),
@@ -52,7 +55,8 @@ def generate(
     check_out(out)
     try:
         span = _services_range(services)
-        cfg = GenerationConfig() if span is None else GenerationConfig(services=span)
+        names = None if library is None else tuple(n.strip() for n in library.split(",") if n.strip())
+        cfg = GenerationConfig(**({} if span is None else {"services": span}), library=names)
         write_instruction = get_designer(designer, base_url=base_url, model=model, api_key=api_key,
                                          timeout=designer_timeout)
     except (ConfigError, DesignerError) as exc:

@@ -35,6 +35,9 @@ class GenerationConfig:
     state_seeds: int = field(default=8, metadata={"help": "Distinct seeded base states per service."})
     today: dt.date = field(default=TODAY, metadata={"help": "The tasks' date."})
     max_attempts_per_task: int = field(default=60, metadata={"help": "Give up on an index after this many rejections."})
+    library: Optional[tuple[str, ...]] = field(
+        default=None, metadata={"help": "Only these services, in chains and as distractors (None: the whole "
+                                        "catalog). Pins a generated set to a library as it grows."})
 
     def __post_init__(self) -> None:
         if isinstance(self.services, int):
@@ -48,6 +51,16 @@ class GenerationConfig:
         for name in ("p_rule", "p_stale"):
             if not 0.0 <= getattr(self, name) <= 1.0:
                 raise ConfigError(f"{name} must be in [0, 1], got {getattr(self, name)!r}")
+        if self.library is not None:
+            self.library = tuple(sorted(set(self.library)))
+            if len(self.library) < 2:
+                raise ConfigError(f"library needs 2 or more services, got {list(self.library)!r}")
+            from compoworld_gym.catalog import service_names  # the catalog loads the services: only when asked
+
+            unknown = sorted(set(self.library) - set(service_names()))
+            if unknown:
+                raise ConfigError(f"library names unknown services: {', '.join(unknown)} "
+                                  "(`compoworld services` lists them)")
         if self.max_actions < 1 or self.listed < 1 or self.state_seeds < 1 or self.max_attempts_per_task < 1:
             raise ConfigError("max_actions, listed, state_seeds and max_attempts_per_task must be >= 1")
 

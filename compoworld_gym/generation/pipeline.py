@@ -247,8 +247,9 @@ def iter_tasks(n: int, seed: int = 0, config: Optional[GenerationConfig] = None,
         raise GenerationError(f"start must be >= 0, got {start}")
     cfg = config or GenerationConfig()
     stats = GenerationStats() if stats is None else stats
-    links = available_links()
-    lib = _Library(links=links, names=service_names(), graph=RelayGraph(links))
+    names = service_names() if cfg.library is None else list(cfg.library)
+    links = {name: decl for name, decl in available_links().items() if name in names}
+    lib = _Library(links=links, names=names, graph=RelayGraph(links))
     for index in range(start, start + n):
         task_id = f"gen-s{seed}-{index:05d}"
         for attempt in range(cfg.max_attempts_per_task):

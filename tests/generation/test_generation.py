@@ -193,3 +193,20 @@ def test_stats_summary() -> None:
     assert s["tasks"] == 4 == len(out)
     assert s["attempts"] == 4 + sum(s["rejected"].values())
     assert set(s["seconds"]) >= {"compose", "explore", "design", "verify", "submit", "total"}
+
+
+def test_a_library_pins_generation_to_its_services() -> None:
+    from compoworld_gym.generation import GenerationConfig, generate_tasks
+    from compoworld_gym.generation.config import ConfigError
+
+    names = ("crm", "drive", "gmail", "helpdesk", "invoicing", "orders", "shipping", "slack")
+    tasks = generate_tasks(12, seed=3, config=GenerationConfig(library=names))
+    used = {s for t in tasks for s in (*t.services, *t.distractors)}
+    assert used <= set(names) and len(used) >= 5
+    # Same library, same tasks, whatever else the catalog holds (the order of the names does not matter).
+    again = generate_tasks(12, seed=3, config=GenerationConfig(library=tuple(reversed(names))))
+    assert [t.model_dump_json() for t in again] == [t.model_dump_json() for t in tasks]
+    with pytest.raises(ConfigError, match="unknown services: nope"):
+        GenerationConfig(library=("crm", "nope"))
+    with pytest.raises(ConfigError, match="2 or more"):
+        GenerationConfig(library=("crm",))
