@@ -16,7 +16,7 @@ Example:
 
 from __future__ import annotations
 
-from compoworld_gym.generation.config import ConfigError, GenerationConfig
+from compoworld_gym.generation.config import LIBRARY_V1, ConfigError, GenerationConfig
 from compoworld_gym.generation.pipeline import (
     TODAY, GenerationError, GenerationStats, generate_tasks, iter_tasks,
 )
@@ -32,5 +32,5 @@ def generate_with_stats(n: int, seed: int = 0, **kwargs) -> tuple[list, dict]:
     return tasks, stats.summary()
 
 
-__all__ = ["ConfigError", "GENERATOR_VERSION", "GenerationConfig", "TODAY", "GenerationError", "GenerationStats",
+__all__ = ["LIBRARY_V1", "ConfigError", "GENERATOR_VERSION", "GenerationConfig", "TODAY", "GenerationError", "GenerationStats",
            "Verdict", "build_task", "generate_tasks", "generate_with_stats", "iter_tasks", "submit", "verify"]

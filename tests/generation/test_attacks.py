@@ -167,10 +167,10 @@ def test_same_value_update_is_harmless() -> None:
 @pytest.fixture(scope="module")
 def helpdesk_tasks() -> list[Task]:
     """Three tasks that write the helpdesk (the first ones of seed 0)."""
-    from compoworld_gym.generation import iter_tasks
+    from compoworld_gym.generation import LIBRARY_V1, GenerationConfig, iter_tasks
 
     out = []
-    for t in iter_tasks(400, seed=0):
+    for t in iter_tasks(400, seed=0, config=GenerationConfig(library=LIBRARY_V1)):
         if "helpdesk" in written(t, replay(t)):
             out.append(t)
             if len(out) == 3:

@@ -18,7 +18,7 @@ from compoworld_gym.generation.design import DesignError, design
 from compoworld_gym.generation.explore import explore_states
 from compoworld_gym.generation.hooks import available_links
 from compoworld_gym.generation.metrics import chain_metrics, trace
-from compoworld_gym.generation.plan import plan
+from compoworld_gym.generation.plan import PlanError, plan
 from compoworld_gym.generation.solve import solve
 from compoworld_gym.generation.wording import render
 from compoworld_gym.metatools import dispatch
@@ -73,12 +73,12 @@ def _wrong_world_scores(seed: int) -> list[float]:
     world's writes, replayed on the real task."""
     rng = random.Random(f"w{seed}")
     fake = Faker()
-    spec = plan(rng, Ctx(rng, fake, TODAY, {}), LINKS, length=rng.choice((2, 3, 4)), p_rule=0.8, p_stale=0.5,
-                max_actions=2, seed_key=f"w{seed}")
-    base = explore_states(spec.services, 0, TODAY)
-    try:
+    try:  # a walk that finds nothing to act on, or a design that fails, is a rejected attempt
+        spec = plan(rng, Ctx(rng, fake, TODAY, {}), LINKS, length=rng.choice((2, 3, 4)), p_rule=0.8, p_stale=0.5,
+                    max_actions=2, seed_key=f"w{seed}")
+        base = explore_states(spec.services, 0, TODAY)
         d = design(spec, base, TODAY, fake, rng, render, {}, [])
-    except DesignError:
+    except (PlanError, DesignError):
         return []
     from compoworld_gym.generation.submit import build_task
 

@@ -22,7 +22,7 @@ ray = pytest.importorskip("ray")
 from typer.testing import CliRunner  # noqa: E402
 
 from compoworld_gym.cli import app  # noqa: E402
-from compoworld_gym.generation import GenerationConfig, GenerationError, GenerationStats, iter_tasks  # noqa: E402
+from compoworld_gym.generation import LIBRARY_V1, GenerationConfig, GenerationError, GenerationStats, iter_tasks  # noqa: E402
 from compoworld_gym.integrations.ray import (  # noqa: E402
     AgentSpec, RayClusterError, RayConfig, evaluate_agent_ray, iter_tasks_ray)
 from compoworld_gym.task_summary import summary_path  # noqa: E402
@@ -74,7 +74,7 @@ def test_generate_ray_is_byte_identical_to_the_plain_run(cluster, plain_30, tmp_
 
 def test_rejections_and_giving_up_match_the_plain_run(cluster):
     # Exactly three services per task: some walks are rejected; with 2 attempts, index 20 is given up on.
-    cfg = GenerationConfig(services=(3, 3), max_attempts_per_task=2)
+    cfg = GenerationConfig(services=(3, 3), max_attempts_per_task=2, library=LIBRARY_V1)
     plain_stats, ray_stats = GenerationStats(), GenerationStats()
     plain, ray_tasks = [], []
     with pytest.raises(GenerationError) as plain_error:

@@ -192,11 +192,11 @@ def test_a_snippet_of_a_public_record_is_not_a_rubric_leak():
     the reference's tool results returned, such as gmail's 100-character snippet of a policy
     memo; the fuzz took that snippet for hidden rubric text the moment ``list_messages`` showed it."""
     from compoworld_gym.envs.compoworld_env import CompoWorldEnv
-    from compoworld_gym.generation import generate_tasks
+    from compoworld_gym.generation import LIBRARY_V1, GenerationConfig, generate_tasks
     from compoworld_gym.testing import hidden_texts, tasks_env_factory
     from compoworld_gym.testing.state_machine import env_state_machine
 
-    tasks = generate_tasks(3, seed=264306621)
+    tasks = generate_tasks(3, seed=264306621, config=GenerationConfig(library=LIBRARY_V1))  # the campaign's library
     env = CompoWorldEnv(tasks=list(tasks), max_steps=12)
     env.reset(seed=0)
     task, world = env.unwrapped.task, env.unwrapped.world
