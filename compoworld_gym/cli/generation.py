@@ -21,8 +21,9 @@ def generate(
     out: Path = typer.Option(Path("tasks.jsonl"), "--out", help="Output JSONL task file."),
     services: Optional[str] = typer.Option(None, "--services", help="Services per task: N or LO-HI (default 3-7)."),
     library: Optional[str] = typer.Option(
-        None, "--library", help="Only these services, comma-separated, in chains and as distractors "
-                                "(default: every service; `compoworld services` lists them)."),
+        None, "--library", help="Only these services, comma-separated, in chains and as distractors, or a "
+                                "named library: v1 (the first 40 services). Default: every service; "
+                                "`compoworld services` lists them."),
     designer: str = typer.Option("offline", "--designer",
                                  help="Who writes instructions: offline (templates, deterministic) or openai."),
     base_url: Optional[str] = typer.Option(None, "--base-url", help="OpenAI-compatible endpoint for --designer openai."),
@@ -50,12 +51,14 @@ def generate(
     single-process ones (the summary's stage seconds are summed over the workers).
     """
     from compoworld_gym.generation import ConfigError, GenerationConfig, GenerationStats, iter_tasks
+    from compoworld_gym.generation.config import LIBRARIES
     from compoworld_gym.generation.designer import DesignerError, get_designer
 
     check_out(out)
     try:
         span = _services_range(services)
-        names = None if library is None else tuple(n.strip() for n in library.split(",") if n.strip())
+        names = None if library is None else LIBRARIES.get(library.strip()) or tuple(
+            n.strip() for n in library.split(",") if n.strip())
         cfg = GenerationConfig(**({} if span is None else {"services": span}), library=names)
         write_instruction = get_designer(designer, base_url=base_url, model=model, api_key=api_key,
                                          timeout=designer_timeout)

@@ -19,6 +19,9 @@ LIBRARY_V1: tuple[str, ...] = (
     "memory_graph", "messaging", "monitoring", "orders", "payments", "payroll", "procurement", "product_catalog",
     "shipping", "slack", "social", "spreadsheets", "status_page", "task_board", "wiki")
 
+#: Named libraries (``compoworld generate --library v1``).
+LIBRARIES: dict[str, tuple[str, ...]] = {"v1": LIBRARY_V1}
+
 
 class ConfigError(ValueError):
     """A generation option is out of range; the message says how to fix it."""
@@ -75,4 +78,4 @@ class GenerationConfig:
             raise ConfigError("max_actions, listed, state_seeds and max_attempts_per_task must be >= 1")
 
 
-__all__ = ["LIBRARY_V1", "ConfigError", "GenerationConfig", "TODAY"]
+__all__ = ["LIBRARIES", "LIBRARY_V1", "ConfigError", "GenerationConfig", "TODAY"]

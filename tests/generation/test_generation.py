@@ -210,3 +210,16 @@ def test_a_library_pins_generation_to_its_services() -> None:
         GenerationConfig(library=("crm", "nope"))
     with pytest.raises(ConfigError, match="2 or more"):
         GenerationConfig(library=("crm",))
+
+
+def test_generate_library_v1_names_the_first_library(tmp_path) -> None:
+    from typer.testing import CliRunner
+
+    from compoworld_gym.cli import app
+    from compoworld_gym.generation import LIBRARY_V1, GenerationConfig
+
+    out = tmp_path / "t.jsonl"
+    result = CliRunner().invoke(app, ["generate", "--n", "2", "--seed", "0", "--library", "v1", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    plain = generate_tasks(2, seed=0, config=GenerationConfig(library=LIBRARY_V1))
+    assert out.read_text().splitlines() == [t.to_json() for t in plain]
