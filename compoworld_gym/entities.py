@@ -79,6 +79,7 @@ ID_KINDS: tuple[str, ...] = (
     # e-signature, recruiting, on-call, CI, secrets, search, bills, quotes, car rental
     "envelope", "candidate", "job_application", "interview", "oncall_schedule", "escalation_policy",
     "pipeline", "pipeline_run", "secret", "search_index", "bill", "quote", "rental_agreement", "rental_car",
+    "job_posting",  # recruiting: a requisition with openings (not a field-service job)
 )
 
 ENTITY_TYPES: frozenset[str] = frozenset(VALUE_TYPES) | frozenset(f"{k}_id" for k in ID_KINDS)
