@@ -170,13 +170,16 @@ def test_rejects_failing_reference(tasks) -> None:
     assert not verify(_variant(t, reference_answer="I did it.")).ok
 
 
-def test_rejects_redundant_reference_step(tasks) -> None:
+def test_rejects_redundant_reference_step() -> None:
     # Repeating a write (a second identical email, a second identical due-date
     # change) is caught: the task's guards allow the reference's footprint
     # once (a second message breaks them), and a copy that changes nothing
     # is redundant (removing it breaks no check).
+    from compoworld_gym.generation import LIBRARY_V1, GenerationConfig
+
     reasons = []
-    for t in tasks[:4]:
+    # The first library's seed-3 tasks: which tasks send a message or change a ticket depends on the library.
+    for t in generate_tasks(4, seed=3, config=GenerationConfig(library=LIBRARY_V1)):
         for mc in t.reference:
             if mc.name == "call_tool" and mc.arguments["tool_name"] in ("send_message", "set_task_details", "update_ticket"):
                 verdict = verify(_variant(t, reference=[*t.reference, mc]), t.meta["guards"])
