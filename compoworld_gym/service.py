@@ -286,8 +286,18 @@ class Service:
 
     def __init_subclass__(cls, register: bool = True, **kwargs: Any) -> None:
         """Collect the class's tools; register it in the catalog if it is a service of a
-        service package (``register=False`` opts out; see :mod:`compoworld_gym.catalog`)."""
+        service package (``register=False`` opts out; see :mod:`compoworld_gym.catalog`).
+
+        Raises:
+            TypeError: the class defines ``transaction`` as anything but a
+                transaction class (a tool or helper of that name would hide the
+                framework's rollback, and every write would fail).
+        """
         super().__init_subclass__(**kwargs)
+        own = vars(cls).get("transaction")
+        if own is not None and not isinstance(own, type):
+            raise TypeError(f"{cls.__qualname__}.transaction is the framework's transaction class; "
+                            "name the method otherwise (e.g. run_transaction)")
         specs: dict[str, ToolSpec] = {}
         for klass in reversed(cls.__mro__):
             for attr in vars(klass).values():

@@ -184,3 +184,13 @@ def test_no_builtin_service_shadows_framework_methods():
                "build_seed_state", "seed_state", "transaction"}
     clashes = {cls.name: sorted((set(vars(cls)) & framework) - allowed) for cls in BUILTIN_SERVICES}
     assert {k: v for k, v in clashes.items() if v} == {}
+
+
+def test_a_method_named_transaction_is_refused_at_class_definition():
+    # Regression: a tool called `transaction` hid Service.transaction, so every write failed with a 500.
+    with pytest.raises(TypeError, match="run_transaction"):
+        class Bad(Service, register=False):  # noqa: F841
+            name = "bad"
+
+            def transaction(self) -> None:
+                pass
