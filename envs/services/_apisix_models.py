@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal, Optional
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, Field
 
 from compoworld_gym.entities import entity
 from compoworld_gym.envs.services._company import DOMAIN
-from compoworld_gym.errors import InvalidArgument
 from compoworld_gym.service import Record, ServiceState
 
 RouteId = Annotated[str, entity("gateway_route_id", pattern=r"^[A-Za-z0-9_.-]{1,64}$")]
@@ -25,21 +24,6 @@ Scheme = Literal["http", "https", "grpc", "grpcs"]
 #: The public hostname the gateway serves.
 GATEWAY_HOST = f"api.{DOMAIN}"
 
-#: Plugin name → (priority, {config key: (JSON type, required)}): what get_plugin_schema shows and
-#: what route/service/consumer plugin configs are checked against.
-PLUGINS: dict[str, tuple[int, dict[str, tuple[str, bool]]]] = {
-    "key-auth": (2500, {"key": ("string", False), "header": ("string", False), "hide_credentials": ("boolean", False)}),
-    "basic-auth": (2520, {"username": ("string", False), "password": ("string", False)}),
-    "ip-restriction": (3000, {"whitelist": ("array", False), "blacklist": ("array", False), "message": ("string", False)}),
-    "cors": (4000, {"allow_origins": ("string", False), "allow_methods": ("string", False)}),
-    "limit-count": (1002, {"count": ("integer", True), "time_window": ("integer", True),
-                           "rejected_code": ("integer", False), "key_type": ("string", False)}),
-    "limit-req": (1001, {"rate": ("number", True), "burst": ("number", True), "rejected_code": ("integer", False)}),
-    "proxy-rewrite": (1008, {"uri": ("string", False), "host": ("string", False), "headers": ("object", False)}),
-    "response-rewrite": (899, {"status_code": ("integer", False), "body": ("string", False)}),
-    "prometheus": (500, {"prefer_name": ("boolean", False)}),
-    "request-id": (12015, {"header_name": ("string", False), "include_in_response": ("boolean", False)}),
-}
 
 
 class Node(Record):
@@ -194,7 +178,6 @@ ResourceType = Literal["routes", "services", "upstreams", "consumers", "ssls", "
 Plugins = dict[str, dict[str, Any]]
 PluginPatch = dict[str, Optional[dict[str, Any]]]
 LabelPatch = dict[str, Optional[LabelValue]]
-_JSON_TYPES = {"string": str, "boolean": bool, "array": list, "object": dict, "integer": int, "number": (int, float)}
 
 
 class _In(BaseModel):
@@ -283,47 +266,3 @@ class GatewayRequest(_In):
     data: Any = Field(default=None, description="Request body (not inspected).")
     headers: dict[str, str] = Field(default_factory=dict, description="Headers (Host, apikey, ...).")
     repeatCount: int = Field(default=1, ge=1, le=100, description="Identical requests to send.")  # noqa: N815
-
-
-def valid(model: type, data: dict[str, Any]) -> Any:
-    """``model`` validated from ``data``; a bad value is the caller's 400, not a 500."""
-    try:
-        return model.model_validate(data)
-    except ValidationError as exc:
-        first = exc.errors(include_url=False)[0]
-        where = ".".join(str(x) for x in first.get("loc", ()))
-        raise InvalidArgument(f"invalid {model.__name__.lower()} {where}: {first['msg']}.") from None
-
-
-def merge(old: dict[str, Any], patch: dict[str, Any]) -> dict[str, Any]:
-    """``old`` with ``patch`` applied (JSON merge patch, one level: null removes a key)."""
-    out = dict(old)
-    for k, v in patch.items():
-        if v is None:
-            out.pop(k, None)
-        else:
-            out[k] = v
-    return out
-
-
-def check_plugins(plugins: dict[str, Any]) -> None:
-    """Check plugin configs against :data:`PLUGINS`.
-
-    Raises:
-        InvalidArgument: an unknown plugin or property, a wrong type, a missing required property.
-    """
-    for name, conf in plugins.items():
-        if name not in PLUGINS:
-            raise InvalidArgument(f"unknown plugin {name!r}; get_all_plugin_names lists the available ones.")
-        fields = PLUGINS[name][1]
-        for key, value in conf.items():
-            if key == "_meta":
-                continue
-            if key not in fields:
-                raise InvalidArgument(f"plugin {name}: unknown property {key!r} (see get_plugin_schema).")
-            kind = fields[key][0]
-            if not isinstance(value, _JSON_TYPES[kind]) or (kind in ("integer", "number") and isinstance(value, bool)):
-                raise InvalidArgument(f"plugin {name}: property {key!r} must be a {kind}.")
-        missing = [k for k, (_, required) in fields.items() if required and k not in conf]
-        if missing:
-            raise InvalidArgument(f"plugin {name}: missing required properties {', '.join(missing)}.")

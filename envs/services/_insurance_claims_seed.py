@@ -1,4 +1,5 @@
-"""Seed vocabulary and seed builder of the ``insurance_claims`` service.
+"""Seed vocabulary and seed builder of the ``insurance_claims`` service (the payer's fee schedule and
+denial codes are its rules, in ``_insurance_claims_rules``).
 
 Policies belong to the fixed clinic registry's patients (``_patient_scheduling_seed``):
 policy ``POL-0003`` is patient ``PAT-0003``'s, with the member id the
@@ -8,41 +9,14 @@ scheduling system has on file. Claims and remittances vary per seed.
 from __future__ import annotations
 
 import datetime as dt
-from typing import NamedTuple
+import random
 
 from compoworld_gym.envs.services._company import STAFF
+from compoworld_gym.envs.services._insurance_claims_models import (
+    Claim, ClaimLine, InsuranceClaimsState, Policy, Remittance,
+)
+from compoworld_gym.envs.services._insurance_claims_rules import FEE_SCHEDULE, adjudicate
 from compoworld_gym.envs.services._patient_scheduling_seed import CLINIC_NPI, PATIENTS
-
-
-class Fee(NamedTuple):
-    """A billing code of the payer's fee schedule: description and allowed amount per unit (USD)."""
-
-    description: str
-    allowed: float
-
-
-#: CPT-like procedure codes with the payer's allowed amount per unit.
-FEE_SCHEDULE: dict[str, Fee] = {
-    "99203": Fee("New patient office visit, low complexity", 130.0),
-    "99213": Fee("Established patient office visit, low complexity", 105.0),
-    "99214": Fee("Established patient office visit, moderate complexity", 150.0),
-    "99395": Fee("Preventive visit, age 18-39", 180.0),
-    "93000": Fee("Electrocardiogram with interpretation", 45.0),
-    "80053": Fee("Comprehensive metabolic panel", 30.0),
-    "11102": Fee("Tangential skin biopsy", 120.0),
-    "20610": Fee("Major joint injection", 95.0),
-    "90471": Fee("Immunization administration", 25.0),
-}
-
-#: Claim adjustment reason codes (CARC, X12 835) a payer denies with.
-DENIAL_REASONS: dict[str, str] = {
-    "CO-16": "Claim lacks information needed for adjudication",
-    "CO-27": "Expenses incurred after coverage terminated",
-    "CO-29": "The time limit for filing has expired",
-    "CO-50": "Not deemed a medical necessity by the payer",
-    "CO-97": "Benefit included in another service already adjudicated",
-    "CO-197": "Precertification / authorization absent",
-}
 
 #: Staff who review claims (the company's billing and finance teams).
 EXAMINERS: tuple[str, ...] = tuple(s.email for s in STAFF if s.team in ("billing", "finance"))
@@ -51,15 +25,11 @@ PLANS: tuple[tuple[str, float, int], ...] = (("PPO Gold", 500.0, 10), ("PPO Silv
                                              ("HMO Standard", 1000.0, 20), ("HDHP Bronze", 3000.0, 30))
 #: ICD-10 diagnosis codes seeded claims carry.
 DIAGNOSES: tuple[str, ...] = ("I10", "E11.9", "J20.9", "M25.561", "L30.9", "Z00.00", "R07.9")
-#: Days after the date of service within which a claim must be filed (timely filing).
-TIMELY_FILING_DAYS = 365
 
 
-def seed_claims(state, rng, today) -> None:
+def seed_claims(state: InsuranceClaimsState, rng: random.Random, today: dt.date) -> None:
     """Fill an ``InsuranceClaimsState``: one policy per registry patient (two terminated, one
     of them replaced by a newer active policy) and twelve claims across the lifecycle."""
-    from compoworld_gym.envs.services.insurance_claims import Claim, ClaimLine, Policy, Remittance, adjudicate
-
     year = dt.date(today.year, 1, 1)
     for k, p in enumerate(PATIENTS, start=1):
         plan, deductible, coins = PLANS[k % len(PLANS)]

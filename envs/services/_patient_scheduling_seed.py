@@ -12,7 +12,12 @@ service's own records (slots, appointments, claims).
 from __future__ import annotations
 
 import datetime as dt
+import random
 from typing import NamedTuple
+
+from compoworld_gym.envs.services._patient_scheduling_models import (
+    Appointment, Coverage, Patient, PatientSchedulingState, Practitioner, Schedule, Slot,
+)
 
 #: The clinic's mail domain (practitioners' addresses).
 CLINIC_DOMAIN = "riversidehealth.example"
@@ -97,14 +102,10 @@ SLOT_HOURS = (9, 10, 14, 15)
 _PAST = ("fulfilled", "fulfilled", "noshow", "cancelled", "fulfilled")
 
 
-def seed_clinic(state, rng, today) -> None:
+def seed_clinic(state: PatientSchedulingState, rng: random.Random, today: dt.date) -> None:
     """Fill a ``PatientSchedulingState``: the registry's patients and practitioners, one schedule each,
     30-minute slots on weekdays from 3 days ago to 10 days ahead, and appointments in them
     (past visits fulfilled, no-show or cancelled; today's booked or arrived; future ones booked)."""
-    from compoworld_gym.envs.services.patient_scheduling import (
-        Appointment, Coverage, Patient, Practitioner, Schedule, Slot,
-    )
-
     for r in PATIENTS:
         state.patients[r.id] = Patient(id=r.id, name=r.name, birth_date=r.birth_date, gender=r.gender, email=r.email,
                                        phone=r.phone, coverage=Coverage(payer=r.payer, member_id=r.member_id,

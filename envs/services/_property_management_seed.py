@@ -1,169 +1,24 @@
-"""State model and seed data of the property management service (Buildium / AppFolio shapes).
+"""Seed data of the property management service (records in ``_property_management_models``).
 
-Records mirror Buildium's rentals API: properties with units, tenants,
-leases with a ledger of charges and payments, vendors, and maintenance
-requests (work orders). The seed is a small residential portfolio: three
-apartment buildings and two single-family homes, managed by the firm's
-property managers.
+The seed is a small residential portfolio: three apartment buildings and two
+single-family homes, managed by the firm's property managers.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Literal, Optional
 
 from faker import Faker
-from pydantic import Field
 
-from compoworld_gym.entities import Address, City, CompanyName, Date, Email, Id, Money, PersonName, Phone
 from compoworld_gym.envs.services._commerce import money
-from compoworld_gym.service import Record, ServiceState
+from compoworld_gym.envs.services._property_management_models import (
+    Lease, LeaseTransaction, MaintenanceRequest, Property, PropertyManagementState, Tenant, Unit, Vendor,
+)
 
-LeaseStatus = Literal["future", "active", "ended"]
-ChargeType = Literal["rent", "late_fee", "utilities", "repair", "other"]
-Trade = Literal["general", "plumbing", "electrical", "hvac", "appliance", "pest_control"]
-Category = Literal["plumbing", "electrical", "hvac", "appliance", "pest_control", "general"]
-Priority = Literal["low", "normal", "high", "urgent"]
-RequestStatus = Literal["new", "assigned", "completed", "cancelled"]
-#: Days after the due date before rent is late and a late fee may be posted.
-GRACE_DAYS = 5
-#: A late fee is at most this share of the monthly rent.
-LATE_FEE_CAP = 0.10
-#: A security deposit is at most this many months of rent.
-DEPOSIT_MONTHS_CAP = 2
 DOMAIN = "company.example"
 
 
-class Property(Record):
-    """A rental property."""
-
-    id: Id("property") = Field(description="Property id, e.g. PRP-0001.")
-    name: str = Field(description="Property name.")
-    address: Address = Field(description="Street address.")
-    city: City = Field(description="City.")
-    state: str = Field(description="US state code.")
-    postal_code: str = Field(description="ZIP code.")
-    property_type: Literal["apartment_building", "single_family"] = Field(description="Kind of property.")
-    manager_email: Email = Field(description="The property manager in charge.")
-    manager_name: PersonName = Field(description="Their name.")
-
-
-class Unit(Record):
-    """A rentable unit of a property."""
-
-    id: Id("unit") = Field(description="Unit id, e.g. UNT-0001.")
-    property_id: Id("property") = Field(description="Its property.")
-    unit_number: str = Field(description="Unit number, e.g. 2B ('Main' for a house).")
-    bedrooms: int = Field(ge=0, description="Bedrooms.")
-    bathrooms: float = Field(ge=0, description="Bathrooms.")
-    square_feet: int = Field(ge=100, description="Floor area (sq ft).")
-    market_rent: Money = Field(description="Asking monthly rent (USD).")
-
-
-class Tenant(Record):
-    """A tenant (resident)."""
-
-    id: Id("tenant") = Field(description="Tenant id, e.g. TNT-0001.")
-    name: PersonName = Field(description="Full name.")
-    email: Email = Field(description="Email address.")
-    phone: Phone = Field(description="Phone number.")
-
-
-class LeaseTransaction(Record):
-    """One line of a lease ledger: a charge or a payment."""
-
-    id: Id("transaction") = Field(description="Transaction id, e.g. TRX-0001.")
-    kind: Literal["charge", "payment"] = Field(description="charge (owed) or payment (received).")
-    charge_type: Optional[ChargeType] = Field(default=None, description="For charges: what it is for.")
-    amount: Money = Field(gt=0, description="Amount (USD).")
-    date: Date = Field(description="Due date of a charge, received date of a payment.")
-    memo: str = Field(default="", description="Memo or payment reference.")
-
-
-class Lease(Record):
-    """A lease of one unit to one tenant, with its ledger."""
-
-    id: Id("lease") = Field(description="Lease id, e.g. LSE-0001.")
-    property_id: Id("property") = Field(description="The property.")
-    unit_id: Id("unit") = Field(description="The leased unit.")
-    tenant_id: Id("tenant") = Field(description="The tenant.")
-    tenant_name: PersonName = Field(description="Their name.")
-    tenant_email: Email = Field(description="Their email.")
-    start_date: Date = Field(description="First day of the lease.")
-    end_date: Date = Field(description="Last day of the lease term.")
-    rent: Money = Field(gt=0, description="Monthly rent (USD), due on the 1st.")
-    security_deposit: Money = Field(ge=0, description="Deposit held (USD).")
-    status: LeaseStatus = Field(description="future, active or ended.")
-    move_out_date: Optional[Date] = Field(default=None, description="When the tenant moved out.")
-    deposit_returned: Optional[Money] = Field(default=None, description="Deposit refunded at move-out (USD).")
-    deposit_deductions: Optional[str] = Field(default=None, description="Why part of the deposit was kept.")
-    transactions: list[LeaseTransaction] = Field(default_factory=list, description="Ledger, in entry order.")
-    notes: list[str] = Field(default_factory=list, description="Lease notes, oldest first.")
-
-
-class Vendor(Record):
-    """A maintenance vendor."""
-
-    id: Id("vendor") = Field(description="Vendor id, e.g. VND-0001.")
-    name: CompanyName = Field(description="Company name.")
-    trade: Trade = Field(description="What they fix; 'general' takes every category.")
-    email: Email = Field(description="Dispatch email.")
-    phone: Phone = Field(description="Dispatch phone.")
-    active: bool = Field(description="Inactive vendors get no work.")
-    insurance_expires: Date = Field(description="Liability insurance end; no work is scheduled after it.")
-
-
-class MaintenanceRequest(Record):
-    """A maintenance request (work order) at a property."""
-
-    id: Id("maintenance_request") = Field(description="Request id, e.g. MNT-0001.")
-    property_id: Id("property") = Field(description="The property.")
-    unit_id: Optional[Id("unit")] = Field(default=None, description="The unit (None for common areas).")
-    tenant_email: Optional[Email] = Field(default=None, description="Tenant who reported it.")
-    category: Category = Field(description="Kind of work.")
-    priority: Priority = Field(description="low, normal, high or urgent.")
-    description: str = Field(description="What is wrong.")
-    status: RequestStatus = Field(description="new, assigned, completed or cancelled.")
-    created_on: Date = Field(description="Date reported.")
-    vendor_id: Optional[Id("vendor")] = Field(default=None, description="Assigned vendor.")
-    vendor_name: Optional[CompanyName] = Field(default=None, description="Their name.")
-    scheduled_date: Optional[Date] = Field(default=None, description="Visit date.")
-    estimate: Optional[Money] = Field(default=None, description="Vendor's estimate (USD).")
-    actual_cost: Optional[Money] = Field(default=None, description="Final cost (USD).")
-    resolution: Optional[str] = Field(default=None, description="How it was resolved or why cancelled.")
-
-
-class PropertyManagementState(ServiceState):
-    """Properties, units, tenants, leases, vendors and maintenance requests."""
-
-    properties: dict[str, Property] = Field(default_factory=dict, description="Properties by id.")
-    units: dict[str, Unit] = Field(default_factory=dict, description="Units by id.")
-    tenants: dict[str, Tenant] = Field(default_factory=dict, description="Tenants by id.")
-    leases: dict[str, Lease] = Field(default_factory=dict, description="Leases by id.")
-    vendors: dict[str, Vendor] = Field(default_factory=dict, description="Vendors by id.")
-    maintenance_requests: dict[str, MaintenanceRequest] = Field(default_factory=dict, description="Requests by id.")
-
-
-def balance(lease: Lease) -> float:
-    """Charges minus payments of a lease (USD; positive: the tenant owes)."""
-    owed = sum(t.amount if t.kind == "charge" else -t.amount for t in lease.transactions)
-    return money(owed)
-
-
-def unpaid_charges(lease: Lease) -> list[tuple[LeaseTransaction, float]]:
-    """Charges not yet covered, with the amount still open: payments settle the oldest charges first."""
-    paid = sum(t.amount for t in lease.transactions if t.kind == "payment")
-    out = []
-    for t in sorted((t for t in lease.transactions if t.kind == "charge"), key=lambda t: (t.date, t.id)):
-        covered = min(paid, t.amount)
-        paid -= covered
-        if t.amount - covered > 0.004:
-            out.append((t, money(t.amount - covered)))
-    return out
-
-
-# ---------------------------------------------------------------------- seed
 _BUILDINGS = (("Harbor View Apartments", 8), ("Maple Court", 6), ("The Foundry Lofts", 6))
 VENDORS = (("Summit General Contracting", "general"), ("Keystone Handyman Services", "general"),
            ("BlueLine Plumbing", "plumbing"), ("Brightwire Electric", "electrical"),

@@ -1,4 +1,4 @@
-"""Records and seed data of the Superset service (see ``superset.py``).
+"""Seed data of the Superset service (see ``superset.py``; records in ``_superset_models``).
 
 The people are the fixed company roster (``_company.STAFF``) plus the data
 engineers of ``_engineering``, each a Superset user with an integer id, so a
@@ -13,155 +13,20 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Annotated, Any, Literal, Optional
-
 from faker import Faker
-from pydantic import Field
 
-from compoworld_gym.entities import CompanyName, DateTime, Email, Url, entity
+from compoworld_gym.entities import CompanyName
 from compoworld_gym.envs.services._company import DOMAIN, OPS_EMAIL, STAFF
 from compoworld_gym.envs.services._engineering import ENGINEERS
-from compoworld_gym.service import DAY_START, Record, ServiceState
+from compoworld_gym.envs.services._superset_models import (
+    BASE_URL, Chart, Dashboard, Database, Dataset, Owner, SavedQuery, SupersetState, SupersetUser, TableRef, Tag,
+    owner_of,
+)
+from compoworld_gym.envs.services._superset_rules import next_int_id
+from compoworld_gym.service import DAY_START
 
-DashboardId = Annotated[int, entity("dashboard_id")]
-ChartId = Annotated[int, entity("chart_id")]
-DatasetId = Annotated[int, entity("dataset_id")]
-#: Where the instance is served; dashboard URLs are under it.
-BASE_URL = "https://superset.company.example"
-#: Chart types this instance has plugins for.
-VizType = Literal["table", "big_number", "big_number_total", "line", "bar", "pie", "area", "pivot_table"]
-TagObjectType = Literal["dashboard", "chart", "saved_query", "dataset"]
 #: Prefix of the client dashboards that report on one customer company.
 ACCOUNT_REVIEW = "Account review: "
-
-
-class Owner(Record):
-    """A user as Superset shows it on an object it owns."""
-
-    id: int = Field(description="Superset user id.")
-    first_name: str = Field(description="First name.")
-    last_name: str = Field(description="Last name.")
-    email: Email = Field(description="The user's work email.")
-
-
-class SupersetUser(Owner):
-    """A Superset account."""
-
-    username: str = Field(description="Login name (the email's local part).")
-    roles: list[str] = Field(description="Superset roles, e.g. ['Alpha'].")
-
-
-class TableRef(Record):
-    """A physical table of a database connection."""
-
-    schema_name: str = Field(description="Database schema, e.g. 'public'.")
-    table: str = Field(description="Table name.")
-
-
-class Database(Record):
-    """A database connection."""
-
-    id: int = Field(description="Database id.")
-    database_name: str = Field(description="Display name.")
-    backend: str = Field(description="SQLAlchemy backend, e.g. 'postgresql'.")
-    sqlalchemy_uri: str = Field(description="Connection URI with the password masked.")
-    expose_in_sqllab: bool = Field(description="Whether SQL Lab may query it.")
-    allow_dml: bool = Field(default=False, description="Whether SQL Lab may run INSERT/UPDATE/DELETE.")
-    tables: list[TableRef] = Field(description="Tables Superset can see, schema order.")
-
-
-class Dataset(Record):
-    """A dataset (a physical table registered for charting)."""
-
-    id: DatasetId = Field(description="Dataset id.")
-    table_name: str = Field(description="Physical table name.")
-    schema_name: str = Field(description="Schema of the table.")
-    database_id: int = Field(description="Database holding the table.")
-    description: str = Field(default="", description="What the dataset holds.")
-    owners: list[Owner] = Field(description="Users who may edit it.")
-    columns: list[str] = Field(description="Column names.")
-    metrics: list[str] = Field(description="Saved metric names charts may use, e.g. 'sum__amount'.")
-    changed_on: DateTime = Field(description="Last modification.")
-
-
-class Chart(Record):
-    """A chart (Superset calls it a slice)."""
-
-    id: ChartId = Field(description="Chart id.")
-    slice_name: str = Field(description="Chart title.")
-    viz_type: VizType = Field(description="Visualization type.")
-    datasource_id: DatasetId = Field(description="The dataset it is drawn from.")
-    datasource_type: Literal["table"] = Field(default="table", description="Always 'table' (a dataset).")
-    params: dict[str, Any] = Field(default_factory=dict, description="Form data: metrics, groupby, time_range, ...")
-    description: str = Field(default="", description="Chart description.")
-    owners: list[Owner] = Field(description="Users who may edit it.")
-    dashboards: list[DashboardId] = Field(default_factory=list, description="Dashboards it is placed on.")
-    changed_on: DateTime = Field(description="Last modification.")
-
-
-class Dashboard(Record):
-    """A dashboard."""
-
-    id: DashboardId = Field(description="Dashboard id.")
-    dashboard_title: str = Field(description="Title.")
-    slug: Optional[str] = Field(default=None, description="Unique readable URL part, e.g. 'revenue'.")
-    url: Url = Field(description="Where the dashboard is served.")
-    published: bool = Field(description="False for drafts, which only owners see.")
-    owners: list[Owner] = Field(description="Users who may edit it; the first is the primary owner.")
-    certified_by: Optional[str] = Field(default=None, description="Who certified the dashboard.")
-    certification_details: Optional[str] = Field(default=None, description="Why or on what it is certified.")
-    json_metadata: dict[str, Any] = Field(default_factory=dict, description="Layout, colours, refresh frequency.")
-    changed_on: DateTime = Field(description="Last modification.")
-
-
-class SavedQuery(Record):
-    """A saved SQL Lab query."""
-
-    id: int = Field(description="Saved query id.")
-    label: str = Field(description="Display name.")
-    db_id: int = Field(description="Database it runs on.")
-    schema_name: Optional[str] = Field(default=None, description="Default schema.")
-    sql: str = Field(description="SQL text.")
-    description: str = Field(default="", description="What the query answers.")
-    created_by: Owner = Field(description="Who saved it.")
-    changed_on: DateTime = Field(description="Last modification.")
-
-
-class Tag(Record):
-    """A custom tag and the objects it is applied to."""
-
-    id: int = Field(description="Tag id.")
-    name: str = Field(description="Tag name, unique.")
-    type: Literal["custom"] = Field(default="custom", description="Only custom tags are managed here.")
-    objects: list[tuple[TagObjectType, int]] = Field(default_factory=list,
-                                                    description="Tagged objects as (object_type, object_id).")
-
-
-class SupersetState(ServiceState):
-    """Users, database connections, datasets, charts, dashboards, saved queries and tags (keyed by str(id))."""
-
-    current_user_id: int = Field(default=1, description="The user the API acts as.")
-    users: dict[str, SupersetUser] = Field(default_factory=dict, description="Users by id.")
-    databases: dict[str, Database] = Field(default_factory=dict, description="Database connections by id.")
-    datasets: dict[str, Dataset] = Field(default_factory=dict, description="Datasets by id.")
-    charts: dict[str, Chart] = Field(default_factory=dict, description="Charts by id.")
-    dashboards: dict[str, Dashboard] = Field(default_factory=dict, description="Dashboards by id.")
-    saved_queries: dict[str, SavedQuery] = Field(default_factory=dict, description="Saved queries by id.")
-    tags: dict[str, Tag] = Field(default_factory=dict, description="Tags by id.")
-
-
-def next_int_id(counters: dict[str, int], kind: str, collection: dict[str, Any]) -> int:
-    """Take the next integer id of ``collection`` (keyed by ``str(id)``) from
-    ``counters[kind]``: never a used id, and a counter the task generator may
-    advance so that new ids vary between tasks."""
-    n = max(counters.get(kind, 1), max((int(k) for k in collection), default=0) + 1)
-    counters[kind] = n + 1
-    return n
-
-
-def owner_of(user: SupersetUser) -> Owner:
-    """The :class:`Owner` view of a user."""
-    return Owner(id=user.id, first_name=user.first_name, last_name=user.last_name, email=user.email)
 
 
 def _users() -> list[SupersetUser]:

@@ -5,14 +5,10 @@ read and deleted by type with ``get_resource``/``delete_resource``
 (answers shaped like the Admin API: ``{"key", "value"}`` or
 ``{"total", "list"}``), created with ``create_*`` (a given id replaces the
 resource, as ``PUT`` does) and patched with ``update_*`` (fields merge;
-``plugins``/``labels`` entries set to null are removed). Rules are APISIX's
-own: a route needs ``uri`` or ``uris`` and an upstream (inline, by id, or
-its service's); referenced upstreams, services and consumer groups must
-exist (404); an upstream, service or consumer group still in use cannot be
-deleted (409); plugins must be known and their configs valid (400); a
-key-auth key belongs to one consumer only (409); label values have no
-whitespace. ``send_request_to_gateway`` answers deterministically from the
-configuration (see ``_apisix_gateway``).
+``plugins``/``labels`` entries set to null are removed). The rules are
+APISIX's own (``_apisix_rules``); label values have no whitespace.
+``send_request_to_gateway`` answers deterministically from the configuration
+(see ``_apisix_gateway``).
 
 Implemented: 18 of the server's 32 tools. Left out: ``create_or_update_stream_route``
 and ``create_or_update_proto`` (L4 and gRPC proxying, no records here); the
@@ -36,14 +32,18 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.envs.services import _apisix_gateway as gateway
+from compoworld_gym.envs.services import _apisix_rules as rules
 from compoworld_gym.envs.services._apisix_models import (
-    PLUGINS, ApisixState, Consumer, ConsumerGroup, ConsumerGroupIn, ConsumerName, Credential, CredentialIn,
-    GatewayRequest, GatewayService, GlobalRule, Labels, ObjectId, Plugins, ResourceType, Route, RouteId, RoutePatch,
-    ServicePatch, Ssl, SslIn, Upstream, UpstreamPatch, UpstreamSpec, check_plugins, merge, valid,
+    ApisixState, Consumer, ConsumerGroup, ConsumerGroupIn, ConsumerName, Credential, CredentialIn, GatewayRequest,
+    GatewayService, GlobalRule, Labels, ObjectId, Plugins, ResourceType, Route, RouteId, RoutePatch, ServicePatch,
+    Ssl, SslIn, Upstream, UpstreamPatch, UpstreamSpec,
 )
+from compoworld_gym.envs.services._apisix_rules import PLUGINS, check_plugins, valid
 from compoworld_gym.envs.services._apisix_seed import build_state, epoch
-from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
+from compoworld_gym.envs.services._blocks import paginate
+from compoworld_gym.errors import InvalidArgument, NotFound
 from compoworld_gym.service import Service, tool
+
 
 class Apisix(Service):
     """Apache APISIX Admin API: routes, upstreams, services, consumers, credentials, SSL, plugins."""
@@ -61,42 +61,6 @@ class Apisix(Service):
 
     def _collection(self, kind: str) -> dict[str, Any]:
         return getattr(self.state, kind)
-
-    def _new_id(self, kind: str, given: Optional[str]) -> str:
-        if given:
-            return given
-        coll, n = self._collection(kind), self.state.counters.get(kind, 1)
-        while str(n) in coll:
-            n += 1
-        self.state.counters[kind] = n + 1
-        return str(n)
-
-    def _check_refs(self, upstream_id: Optional[str], service_id: Optional[str]) -> None:
-        if upstream_id is not None:
-            self.lookup(self.state.upstreams, upstream_id, "upstream")
-        if service_id is not None:
-            self.lookup(self.state.services, service_id, "service")
-
-    def _check_route(self, r: Route) -> None:
-        if not r.uri and not r.uris:
-            raise InvalidArgument("a route needs uri or uris.")
-        self._check_refs(r.upstream_id, r.service_id)
-        check_plugins(r.plugins)
-        if gateway.resolve_upstream(self.state, r) is None:
-            raise Unprocessable("the route has no upstream: give upstream_id, an inline upstream, or a service_id "
-                                "whose service has an upstream.")
-
-    def _key_holders(self, key: Optional[str]) -> set[tuple[str, str]]:
-        """``{(username, credential id or "")}`` holding key-auth ``key``."""
-        if not key:
-            return set()
-        out = {(c.username, "") for c in self.state.consumers.values() if c.plugins.get("key-auth", {}).get("key") == key}
-        return out | {(c.username, cid) for c in self.state.consumers.values() for cid, cr in c.credentials.items()
-                      if cr.plugins.get("key-auth", {}).get("key") == key}
-
-    @staticmethod
-    def _entry(kind: str, oid: str, rec: Any) -> dict:
-        return {"key": f"/apisix/{kind}/{oid}", "value": rec.model_dump(mode="json", exclude={"credentials"})}
 
     # ------------------------------------------------------------ generic
     @tool(read_only=True)
@@ -118,20 +82,9 @@ class Apisix(Service):
         """
         coll = self._collection(type)
         if id is not None:
-            return self._entry(type, id, self.lookup(coll, id, type.rstrip("s")))
-        rows = []
-        for oid, rec in coll.items():
-            rec_name = getattr(rec, "name", None) or getattr(rec, "username", None) or ""
-            rec_labels = getattr(rec, "labels", {})
-            if name is not None and name.lower() not in rec_name.lower():
-                continue
-            if labels and any(rec_labels.get(k) != v for k, v in labels.items()):
-                continue
-            if uri is not None and uri not in " ".join(filter(None, [getattr(rec, "uri", None)] +
-                                                            list(getattr(rec, "uris", [])))):
-                continue
-            rows.append(self._entry(type, oid, rec))
-        return {"total": len(rows), "list": rows[(page - 1) * page_size: page * page_size]}
+            return rules.entry(type, id, self.lookup(coll, id, type.rstrip("s")))
+        rows = [rules.entry(type, oid, rec) for oid, rec in coll.items() if rules.listed(rec, name, labels, uri)]
+        return {"total": len(rows), "list": paginate(rows, page, page_size)}
 
     @tool(read_only=False, destructive=True)
     def delete_resource(self, id: str, type: ResourceType) -> dict:
@@ -145,17 +98,7 @@ class Apisix(Service):
         """
         coll = self._collection(type)
         self.lookup(coll, id, type.rstrip("s"))
-        users: list[str] = []
-        if type == "upstreams":
-            users = [f"route {r.id}" for r in self.state.routes.values() if r.upstream_id == id]
-            users += [f"service {s.id}" for s in self.state.services.values() if s.upstream_id == id]
-        elif type == "services":
-            users = [f"route {r.id}" for r in self.state.routes.values() if r.service_id == id]
-        elif type == "consumer_groups":
-            users = [f"consumer {c.username}" for c in self.state.consumers.values() if c.group_id == id]
-        if users:
-            raise Conflict(f"can not delete this {type.rstrip('s').replace('_', ' ')}: {', '.join(users)} "
-                           "still using it now.")
+        rules.check_unused(self.state, type, id)
         del coll[id]
         return {"key": f"/apisix/{type}/{id}", "deleted": "1"}
 
@@ -186,14 +129,14 @@ class Apisix(Service):
                 labels, status.
             id: route id (generated when omitted).
         """
-        rid = self._new_id("routes", id)
+        rid = rules.new_id(self.state, "routes", id)
         old = self.state.routes.get(rid)
         fields = route.model_dump(exclude_none=True)
         now = self._stamp()
         r = valid(Route, {**fields, "id": rid, "create_time": old.create_time if old else now, "update_time": now})
-        self._check_route(r)
+        rules.check_route(self.state, r)
         self.state.routes[rid] = r
-        return self._entry("routes", rid, r)
+        return rules.entry("routes", rid, r)
 
     @tool(read_only=False, idempotent=True, returns=Route)
     def update_route(self, id: Optional[RouteId] = None, route: Optional[RoutePatch] = None) -> dict:
@@ -206,18 +149,9 @@ class Apisix(Service):
         if id is None or route is None:
             raise InvalidArgument("update_route needs id and route.")
         r = self.lookup(self.state.routes, id, "route")
-        self.state.routes[id] = new = self._patched(r, route.model_dump(exclude_unset=True), Route)
-        self._check_route(new)
-        return self._entry("routes", id, new)
-
-    def _patched(self, rec: Any, patch: dict[str, Any], model: type) -> Any:
-        data = rec.model_dump()
-        for key in ("plugins", "labels"):
-            if patch.get(key) is not None:
-                data[key] = merge(data.get(key, {}), patch.pop(key))
-        data.update({k: v for k, v in patch.items() if k not in ("plugins", "labels")})
-        data["update_time"] = self._stamp()
-        return valid(model, data)
+        self.state.routes[id] = new = rules.patched(r, route.model_dump(exclude_unset=True), Route, self._stamp())
+        rules.check_route(self.state, new)
+        return rules.entry("routes", id, new)
 
     # ------------------------------------------------------------ services
     @tool(read_only=False)
@@ -228,14 +162,14 @@ class Apisix(Service):
             service: service configuration: name, upstream_id or upstream, plugins, hosts, labels.
             id: service id (generated when omitted).
         """
-        sid, now = self._new_id("services", id), self._stamp()
+        sid, now = rules.new_id(self.state, "services", id), self._stamp()
         old = self.state.services.get(sid)
         s = valid(GatewayService, {**service.model_dump(exclude_none=True), "id": sid, "update_time": now,
                                            "create_time": old.create_time if old else now})
-        self._check_refs(s.upstream_id, None)
+        rules.check_refs(self.state, s.upstream_id, None)
         check_plugins(s.plugins)
         self.state.services[sid] = s
-        return self._entry("services", sid, s)
+        return rules.entry("services", sid, s)
 
     @tool(read_only=False, idempotent=True)
     def update_service(self, id: Optional[ObjectId] = None, service: Optional[ServicePatch] = None) -> dict:
@@ -248,10 +182,11 @@ class Apisix(Service):
         if id is None or service is None:
             raise InvalidArgument("update_service needs id and service.")
         s = self.lookup(self.state.services, id, "service")
-        self.state.services[id] = new = self._patched(s, service.model_dump(exclude_unset=True), GatewayService)
-        self._check_refs(new.upstream_id, None)
+        new = rules.patched(s, service.model_dump(exclude_unset=True), GatewayService, self._stamp())
+        self.state.services[id] = new
+        rules.check_refs(self.state, new.upstream_id, None)
         check_plugins(new.plugins)
-        return self._entry("services", id, new)
+        return rules.entry("services", id, new)
 
     # ----------------------------------------------------------- upstreams
     @tool(read_only=False)
@@ -262,12 +197,12 @@ class Apisix(Service):
             upstream: nodes (host, port, weight), type, scheme, timeout, retries, labels.
             id: upstream id (generated when omitted).
         """
-        uid, now = self._new_id("upstreams", id), self._stamp()
+        uid, now = rules.new_id(self.state, "upstreams", id), self._stamp()
         old = self.state.upstreams.get(uid)
         u = valid(Upstream, {**upstream.model_dump(), "id": uid, "update_time": now,
                                      "create_time": old.create_time if old else now})
         self.state.upstreams[uid] = u
-        return self._entry("upstreams", uid, u)
+        return rules.entry("upstreams", uid, u)
 
     @tool(read_only=False, idempotent=True)
     def update_upstream(self, id: Optional[ObjectId] = None, upstream: Optional[UpstreamPatch] = None) -> dict:
@@ -280,8 +215,9 @@ class Apisix(Service):
         if id is None or upstream is None:
             raise InvalidArgument("update_upstream needs id and upstream.")
         u = self.lookup(self.state.upstreams, id, "upstream")
-        self.state.upstreams[id] = new = self._patched(u, upstream.model_dump(exclude_unset=True), Upstream)
-        return self._entry("upstreams", id, new)
+        new = rules.patched(u, upstream.model_dump(exclude_unset=True), Upstream, self._stamp())
+        self.state.upstreams[id] = new
+        return rules.entry("upstreams", id, new)
 
     # ----------------------------------------------------------- consumers
     @tool(read_only=False, idempotent=True)
@@ -304,10 +240,9 @@ class Apisix(Service):
         c = Consumer(username=username, desc=desc, labels=labels or {}, plugins=plugins or {}, group_id=group_id,
                      credentials=old.credentials if old else {}, create_time=old.create_time if old else now,
                      update_time=now)
-        if self._key_holders(c.plugins.get("key-auth", {}).get("key")) - {(username, "")}:
-            raise Conflict("that key-auth key already belongs to another consumer or credential.")
+        rules.check_key_free(self.state, c.plugins.get("key-auth", {}).get("key"), (username, ""))
         self.state.consumers[username] = c
-        return self._entry("consumers", username, c)
+        return rules.entry("consumers", username, c)
 
     @tool(read_only=True)
     def get_credential(self, username: ConsumerName, id: Optional[ObjectId] = None) -> dict:
@@ -335,15 +270,7 @@ class Apisix(Service):
             credential: name, one auth plugin (key-auth needs a key unique across consumers), desc, labels.
         """
         c = self.lookup(self.state.consumers, username, "consumer")
-        auth = [p for p in credential.plugins if p.endswith("-auth")]
-        if len(auth) != 1 or len(credential.plugins) != 1:
-            raise InvalidArgument("a credential holds exactly one auth plugin (e.g. key-auth).")
-        check_plugins(credential.plugins)
-        key = credential.plugins.get("key-auth", {}).get("key")
-        if "key-auth" in credential.plugins and not key:
-            raise InvalidArgument("key-auth credentials need a key.")
-        if self._key_holders(key) - {(username, id)}:
-            raise Conflict("that key-auth key already belongs to another consumer or credential.")
+        rules.check_key_free(self.state, rules.credential_key(credential.plugins), (username, id))
         c.credentials[id] = Credential(id=id, **credential.model_dump())
         c.update_time = self._stamp()
         return {"key": f"/apisix/consumers/{username}/credentials/{id}", "value": c.credentials[id].model_dump()}
@@ -371,12 +298,12 @@ class Apisix(Service):
             id: group id (generated when omitted).
         """
         check_plugins(consumerGroup.plugins)
-        gid, now = self._new_id("consumer_groups", id), self._stamp()
+        gid, now = rules.new_id(self.state, "consumer_groups", id), self._stamp()
         old = self.state.consumer_groups.get(gid)
         g = ConsumerGroup(id=gid, **consumerGroup.model_dump(), create_time=old.create_time if old else now,
                           update_time=now)
         self.state.consumer_groups[gid] = g
-        return self._entry("consumer_groups", gid, g)
+        return rules.entry("consumer_groups", gid, g)
 
     # ------------------------------------------------------- ssl and rules
     @tool(read_only=False)
@@ -390,11 +317,11 @@ class Apisix(Service):
         snis = list(ssl.snis or []) + ([ssl.sni] if ssl.sni else [])
         if not snis:
             raise InvalidArgument("an SSL certificate needs sni or snis.")
-        sid, now = self._new_id("ssls", id), self._stamp()
+        sid, now = rules.new_id(self.state, "ssls", id), self._stamp()
         s = Ssl(id=sid, snis=snis, cert=ssl.cert, key="******", type=ssl.type, status=ssl.status,
                 validity_end=ssl.validity_end, labels=ssl.labels, create_time=now, update_time=now)
         self.state.ssls[sid] = s
-        return self._entry("ssls", sid, s)
+        return rules.entry("ssls", sid, s)
 
     @tool(read_only=False)
     def create_global_rule(self, id: ObjectId, plugins: Plugins) -> dict:
@@ -407,7 +334,7 @@ class Apisix(Service):
         check_plugins(plugins)
         now = self._stamp()
         self.state.global_rules[id] = g = GlobalRule(id=id, plugins=plugins, create_time=now, update_time=now)
-        return self._entry("global_rules", id, g)
+        return rules.entry("global_rules", id, g)
 
     @tool(read_only=True)
     def get_all_plugin_names(self) -> list[str]:

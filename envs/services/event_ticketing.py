@@ -24,10 +24,11 @@ from pydantic import Field
 
 from compoworld_gym.entities import City, DateTime, Email, Id, Money, PersonName
 from compoworld_gym.envs.services._commerce import money
-from compoworld_gym.envs.services._event_ticketing_seed import (
+from compoworld_gym.envs.services._event_ticketing_models import (
     Attendee, AttendeeStatus, Event, EventStatus, EventTicketingState, Order, OrderStatus, TicketClass, Venue,
-    build_seed, ticket_fee,
 )
+from compoworld_gym.envs.services._event_ticketing_rules import ticket_fee
+from compoworld_gym.envs.services._event_ticketing_seed import build_seed
 from compoworld_gym.errors import Conflict, InvalidArgument, Unprocessable
 from compoworld_gym.service import Service, tool
 
@@ -384,5 +385,3 @@ class EventTicketing(Service):
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> EventTicketingState:
         return build_seed(fake, rng, today)
 
-
-__all__ = ["Attendee", "Event", "EventTicketing", "EventTicketingState", "Order", "TicketClass", "Venue"]

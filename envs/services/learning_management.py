@@ -8,13 +8,8 @@ follows the Canvas LMS REST API (``/api/v1/courses``, ``.../enrollments``,
 ``invited``/``completed``; submission ``submitted``/``graded``) and grading
 fields (``entered_score``, ``score``, ``points_deducted``, ``seconds_late``).
 Users are addressed by email, as Canvas SIS imports do. The instance is the
-company's customer academy: instructors are staff from the shared roster (or
-adjunct faculty), students are customers. Rules Canvas enforces: nothing is
-submitted to an unpublished or locked assignment or by someone not actively
-enrolled as a student (422); the late policy deducts a percentage of the
-points possible per day or hour late, never below its floor; a grade above
-the points possible is refused (422); an assignment with submissions cannot
-be unpublished (409).
+company's customer academy (staff or adjunct instructors, customer students);
+the rules are Canvas's (``_learning_management_rules``).
 """
 
 from __future__ import annotations
@@ -27,13 +22,16 @@ from faker import Faker
 from pydantic import Field
 
 from compoworld_gym.entities import DateTime, Email, Id, PersonName, Url
-from compoworld_gym.envs.services._learning_management_seed import (
-    GRADER_TYPES, Assignment, AssignmentOverride, Course, CourseState, Enrollment, EnrollmentState, EnrollmentType,
-    LatePolicy, LearningManagementState, Submission, SubmissionComment, SubmissionState, SubmissionType, build_seed,
-    late_deduction,
+from compoworld_gym.envs.services import _learning_management_rules as rules
+from compoworld_gym.envs.services._blocks import eq, ieq, select, text_in_any
+from compoworld_gym.envs.services._learning_management_models import (
+    Assignment, AssignmentOverride, Course, CourseState, Enrollment, EnrollmentState, EnrollmentType,
+    LearningManagementState, Submission, SubmissionComment, SubmissionState, SubmissionType,
 )
-from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
+from compoworld_gym.envs.services._learning_management_seed import build_seed
+from compoworld_gym.errors import Conflict, InvalidArgument
 from compoworld_gym.service import Service, tool
+
 
 class LearningManagement(Service):
     """Canvas-style LMS: courses, enrollments, assignments, submissions, late policies and grading."""
@@ -52,37 +50,6 @@ class LearningManagement(Service):
     def _assignment(self, assignment_id: str) -> Assignment:
         return self.lookup(self.state.assignments, assignment_id, "assignment")
 
-    def _enrollment_of(self, course_id: str, email: str, types: tuple[str, ...]) -> Optional[Enrollment]:
-        return next((e for e in self.state.enrollments.values() if e.course_id == course_id
-                     and e.user_email.lower() == email.lower() and e.type in types
-                     and e.enrollment_state == "active"), None)
-
-    def _submission_of(self, assignment_id: str, email: str) -> Optional[Submission]:
-        return next((s for s in self.state.submissions.values()
-                     if s.assignment_id == assignment_id and s.user_email.lower() == email.lower()), None)
-
-    def _require_submission(self, assignment_id: str, email: str) -> Submission:
-        self._assignment(assignment_id)
-        sub = self._submission_of(assignment_id, email)
-        if sub is None:
-            raise NotFound(f"{email} has no submission for assignment {assignment_id}; "
-                           "call list_submissions to see who submitted.")
-        return sub
-
-    def _dates_for(self, a: Assignment, email: str) -> tuple[Optional[dt.datetime], Optional[dt.datetime]]:
-        """(due_at, lock_at) that apply to ``email``: the latest override naming them wins."""
-        for o in reversed(a.overrides):
-            if email.lower() in (e.lower() for e in o.student_emails):
-                return o.due_at, o.lock_at
-        return a.due_at, a.lock_at
-
-    def _student(self, course: Course, email: str) -> Enrollment:
-        enr = self._enrollment_of(course.id, email, ("StudentEnrollment",))
-        if enr is None:
-            raise Unprocessable(f"{email} is not an active student of course {course.id}; "
-                                "call list_enrollments to see who is enrolled.")
-        return enr
-
     # ------------------------------------------------------------------ reads
     @tool(read_only=True, returns=list[Course])
     def list_courses(self, workflow_state: Optional[CourseState] = None, instructor_email: Optional[Email] = None,
@@ -94,11 +61,9 @@ class LearningManagement(Service):
             instructor_email: only courses this person teaches.
             search_term: case-blind part of the course name or code.
         """
-        term = (search_term or "").lower()
-        return [c.model_dump(exclude={"late_policy"}) for c in self.state.courses.values()
-                if (workflow_state is None or c.workflow_state == workflow_state)
-                and (instructor_email is None or c.instructor_email.lower() == instructor_email.lower())
-                and (term in c.name.lower() or term in c.course_code.lower())]
+        rows = select(self.state.courses.values(), eq("workflow_state", workflow_state),
+                      ieq("instructor_email", instructor_email), text_in_any(search_term, "name", "course_code"))
+        return [c.model_dump(exclude={"late_policy"}) for c in rows]
 
     @tool(read_only=True, returns=Course)
     def get_course(self, course_id: Id("course")) -> dict:
@@ -108,10 +73,10 @@ class LearningManagement(Service):
             course_id: the course id, e.g. CRS-0001.
         """
         c = self._course(course_id)
-        students = sum(1 for e in self.state.enrollments.values() if e.course_id == course_id
-                       and e.type == "StudentEnrollment" and e.enrollment_state == "active")
-        n = sum(1 for a in self.state.assignments.values() if a.course_id == course_id)
-        return {**c.model_dump(), "active_students": students, "assignments": n}
+        students = select(self.state.enrollments.values(), eq("course_id", course_id), eq("type", "StudentEnrollment"),
+                          eq("enrollment_state", "active"))
+        n = len(select(self.state.assignments.values(), eq("course_id", course_id)))
+        return {**c.model_dump(), "active_students": len(students), "assignments": n}
 
     @tool(read_only=True, returns=list[Enrollment])
     def list_enrollments(self, course_id: Optional[Id("course")] = None, user_email: Optional[Email] = None,
@@ -128,10 +93,9 @@ class LearningManagement(Service):
             raise InvalidArgument("give course_id or user_email (or both).")
         if course_id is not None:
             self._course(course_id)
-        return [e.model_dump() for e in self.state.enrollments.values()
-                if (course_id is None or e.course_id == course_id)
-                and (user_email is None or e.user_email.lower() == user_email.lower())
-                and (type is None or e.type == type) and (state is None or e.enrollment_state == state)]
+        return [e.model_dump() for e in select(self.state.enrollments.values(), eq("course_id", course_id),
+                                               ieq("user_email", user_email), eq("type", type),
+                                               eq("enrollment_state", state))]
 
     @tool(read_only=True, returns=Enrollment)
     def get_enrollment(self, enrollment_id: Id("enrollment")) -> dict:
@@ -151,8 +115,7 @@ class LearningManagement(Service):
             published: only published (true) or unpublished (false) ones.
         """
         self._course(course_id)
-        rows = [a for a in self.state.assignments.values() if a.course_id == course_id
-                and (published is None or a.published == published)]
+        rows = select(self.state.assignments.values(), eq("course_id", course_id), eq("published", published))
         return [a.model_dump() for a in sorted(rows, key=lambda a: (a.due_at is None, a.due_at or a.id, a.id))]
 
     @tool(read_only=True, returns=Assignment)
@@ -174,8 +137,9 @@ class LearningManagement(Service):
             workflow_state: submitted (awaiting grading) or graded.
         """
         self._assignment(assignment_id)
-        return [s.model_dump() for s in self.state.submissions.values() if s.assignment_id == assignment_id
-                and (workflow_state is None or s.workflow_state == workflow_state)]
+        rows = select(self.state.submissions.values(), eq("assignment_id", assignment_id),
+                      eq("workflow_state", workflow_state))
+        return [s.model_dump() for s in rows]
 
     @tool(read_only=True, returns=Submission)
     def get_submission(self, assignment_id: Id("assignment"), user_email: Email) -> dict:
@@ -185,7 +149,7 @@ class LearningManagement(Service):
             assignment_id: the assignment.
             user_email: the student's email.
         """
-        return self._require_submission(assignment_id, user_email).model_dump()
+        return rules.require_submission(self.state, assignment_id, user_email).model_dump()
 
     @tool(read_only=True, returns=Submission)
     def get_submission_by_id(self, submission_id: Id("submission")) -> dict:
@@ -206,9 +170,8 @@ class LearningManagement(Service):
             course_id: only this course.
             workflow_state: submitted (awaiting grading) or graded.
         """
-        rows = [s for s in self.state.submissions.values() if s.user_email.lower() == user_email.lower()
-                and (course_id is None or s.course_id == course_id)
-                and (workflow_state is None or s.workflow_state == workflow_state)]
+        rows = select(self.state.submissions.values(), ieq("user_email", user_email), eq("course_id", course_id),
+                      eq("workflow_state", workflow_state))
         return [s.model_dump() for s in sorted(rows, key=lambda s: (str(s.submitted_at), s.id), reverse=True)]
 
     # ----------------------------------------------------------------- writes
@@ -225,10 +188,7 @@ class LearningManagement(Service):
             type: StudentEnrollment (default), TeacherEnrollment or TaEnrollment.
         """
         c = self._course(course_id)
-        if c.workflow_state == "completed":
-            raise Conflict(f"course {c.id} is completed; it takes no new enrollments.")
-        if self._enrollment_of(c.id, user_email, (type,)) is not None:
-            raise Conflict(f"{user_email} already has an active {type} in course {c.id}.")
+        rules.check_enrollable(self.state, c, user_email, type)
         e = Enrollment(id=self.new_id("ENR"), course_id=c.id, user_email=user_email.lower(), user_name=user_name,
                        type=type, enrollment_state="active", created_at=self.now())
         self.state.enrollments[e.id] = e
@@ -266,19 +226,12 @@ class LearningManagement(Service):
             published: publish at once.
         """
         c = self._course(course_id)
-        self._check_dates(c, due_at, lock_at)
+        rules.check_dates(c, due_at, lock_at)
         a = Assignment(id=self.new_id("ASG"), course_id=c.id, name=name, points_possible=points_possible,
                        due_at=due_at, lock_at=lock_at, published=published, submission_types=submission_types,
                        allowed_attempts=allowed_attempts)
         self.state.assignments[a.id] = a
         return a.model_dump()
-
-    @staticmethod
-    def _check_dates(c: Course, due_at: Optional[dt.datetime], lock_at: Optional[dt.datetime]) -> None:
-        if due_at is not None and due_at > c.end_at:
-            raise Unprocessable(f"due_at {due_at} is after course {c.id} ends ({c.end_at}).")
-        if due_at is not None and lock_at is not None and lock_at < due_at:
-            raise Unprocessable("lock_at must not be before due_at.")
 
     @tool(read_only=False, returns=Assignment)
     def update_assignment(self, assignment_id: Id("assignment"), published: Optional[bool] = None,
@@ -294,15 +247,11 @@ class LearningManagement(Service):
             points_possible: new maximum; not below a score already given (422).
         """
         a = self._assignment(assignment_id)
-        subs = [s for s in self.state.submissions.values() if s.assignment_id == a.id]
-        if published is False and a.published and subs:
-            raise Conflict(f"assignment {a.id} has {len(subs)} submissions and cannot be unpublished.")
-        if points_possible is not None and any((s.entered_score or 0) > points_possible for s in subs):
-            raise Unprocessable(f"a submission to {a.id} already scores above {points_possible}.")
+        rules.check_assignment_change(self.state, a, published, points_possible)
         due, lock = due_at or a.due_at, lock_at or a.lock_at
-        self._check_dates(self._course(a.course_id), due, lock)
+        rules.check_dates(self._course(a.course_id), due, lock)
         a.due_at, a.lock_at = due, lock
-        self._refresh_due(a)
+        rules.refresh_due(self.state, a)
         a.published = a.published if published is None else published
         a.points_possible = a.points_possible if points_possible is None else points_possible
         return a.model_dump()
@@ -322,23 +271,17 @@ class LearningManagement(Service):
         a = self._assignment(assignment_id)
         c = self._course(a.course_id)
         for email in student_emails:
-            self._student(c, email)
-        self._check_dates(c, due_at, lock_at)
+            rules.student(self.state, c, email)
+        rules.check_dates(c, due_at, lock_at)
         a.overrides.append(AssignmentOverride(id=self.new_id("OVR"), student_emails=[e.lower() for e in student_emails],
                                               due_at=due_at, lock_at=lock_at))
-        self._refresh_due(a)
+        rules.refresh_due(self.state, a)
         return a.model_dump()
-
-    def _refresh_due(self, a: Assignment) -> None:
-        """Submissions cache the due date that applies to their student (Canvas ``cached_due_date``)."""
-        for s in self.state.submissions.values():
-            if s.assignment_id == a.id:
-                s.cached_due_date = self._dates_for(a, s.user_email)[0]
 
     @tool(read_only=False, returns=Submission)
     def submit_assignment(self, assignment_id: Id("assignment"), user_email: Email, submission_type: SubmissionType,
-                          body: Optional[str] = Field(default=None,
-                                                      max_length=20000), url: Optional[Url] = None) -> dict:
+                          body: Optional[str] = Field(default=None, max_length=20000),
+                          url: Optional[Url] = None) -> dict:
         """Submit (or resubmit) a student's work; lateness is measured against their due date.
 
         Args:
@@ -349,28 +292,17 @@ class LearningManagement(Service):
             url: the link, for online_url or online_upload.
         """
         a = self._assignment(assignment_id)
-        enr = self._student(self._course(a.course_id), user_email)
-        if not a.published:
-            raise Unprocessable(f"assignment {a.id} is not published; students cannot submit to it.")
-        if submission_type not in a.submission_types:
-            raise Unprocessable(f"assignment {a.id} accepts {', '.join(a.submission_types)}, not {submission_type}.")
-        if (body if submission_type == "online_text_entry" else url) is None:
-            raise Unprocessable("online_text_entry needs body; online_url and online_upload need url.")
-        due, lock = self._dates_for(a, user_email)
+        enr = rules.student(self.state, self._course(a.course_id), user_email)
+        rules.check_submittable(a, submission_type, body, url)
+        due, lock = rules.dates_for(a, user_email)
         now = self.now()
-        if lock is not None and now > lock:
-            raise Unprocessable(f"assignment {a.id} locked at {lock.isoformat()} for {user_email}.")
-        sub = self._submission_of(a.id, user_email)
-        if sub is not None and a.allowed_attempts is not None and sub.attempt >= a.allowed_attempts:
-            raise Unprocessable(f"{user_email} has used all {a.allowed_attempts} attempts on {a.id}.")
+        sub = rules.submission_of(self.state, a.id, user_email)
+        rules.check_attempt(a, user_email, lock, now, sub)
         if sub is None:
             sub = Submission(id=self.new_id("SUB"), assignment_id=a.id, course_id=a.course_id,
                              user_email=enr.user_email, user_name=enr.user_name, workflow_state="submitted")
             self.state.submissions[sub.id] = sub
-        late = max(0, int((now - due).total_seconds())) if due is not None else 0
-        sub.workflow_state, sub.submission_type, sub.body, sub.url = "submitted", submission_type, body, url
-        sub.attempt, sub.submitted_at, sub.seconds_late, sub.late = sub.attempt + 1, now, late, late > 0
-        sub.cached_due_date, sub.excused = due, False
+        rules.record_attempt(sub, submission_type, body, url, now, due)
         return sub.model_dump()
 
     @tool(read_only=False, returns=Submission)
@@ -388,18 +320,10 @@ class LearningManagement(Service):
         """
         a = self._assignment(assignment_id)
         c = self._course(a.course_id)
-        sub = self._require_submission(assignment_id, user_email)
-        if sub.submitted_at is None:
-            raise Conflict(f"{user_email} submitted nothing to {a.id} (it is excused).")
-        if posted_grade > a.points_possible:
-            raise Unprocessable(f"posted_grade {posted_grade} is above the {a.points_possible} points possible.")
-        if self._enrollment_of(c.id, grader_email, GRADER_TYPES) is None:
-            raise Unprocessable(f"{grader_email} is not an active teacher or TA of course {c.id}.")
-        lost = late_deduction(c.late_policy, a.points_possible, posted_grade, sub.seconds_late)
+        sub = rules.require_submission(self.state, assignment_id, user_email)
+        rules.check_gradable(self.state, a, c, sub, user_email, posted_grade, grader_email)
         now = self.now()
-        sub.workflow_state, sub.entered_score, sub.points_deducted = "graded", posted_grade, lost
-        sub.score, sub.grader_email, sub.graded_at = round(posted_grade - lost, 2), grader_email.lower(), now
-        sub.excused = False  # grading an excused student's work counts it again, as Canvas does
+        rules.record_grade(sub, c.late_policy, a.points_possible, posted_grade, grader_email, now)
         if text_comment:
             sub.comments.append(SubmissionComment(author_email=grader_email.lower(), comment=text_comment,
                                                   created_at=now))
@@ -414,15 +338,14 @@ class LearningManagement(Service):
             user_email: the student (actively enrolled as a student).
         """
         a = self._assignment(assignment_id)
-        enr = self._student(self._course(a.course_id), user_email)
-        sub = self._submission_of(a.id, user_email)
+        enr = rules.student(self.state, self._course(a.course_id), user_email)
+        sub = rules.submission_of(self.state, a.id, user_email)
         if sub is not None and sub.excused:
             raise Conflict(f"{user_email} is already excused from {a.id}.")
         if sub is None:
             sub = Submission(id=self.new_id("SUB"), assignment_id=a.id, course_id=a.course_id,
-                             user_email=enr.user_email,
-                             user_name=enr.user_name, workflow_state="graded",
-                             cached_due_date=self._dates_for(a, user_email)[0])
+                             user_email=enr.user_email, user_name=enr.user_name, workflow_state="graded",
+                             cached_due_date=rules.dates_for(a, user_email)[0])
             self.state.submissions[sub.id] = sub
         sub.workflow_state, sub.excused, sub.graded_at = "graded", True, self.now()
         sub.entered_score = sub.score = sub.points_deducted = None
@@ -440,10 +363,8 @@ class LearningManagement(Service):
             text_comment: the comment.
             author_email: who writes it (the student, or a teacher or TA of the course).
         """
-        sub = self._require_submission(assignment_id, user_email)
-        if (author_email.lower() != sub.user_email.lower()
-                and self._enrollment_of(sub.course_id, author_email, GRADER_TYPES) is None):
-            raise Unprocessable(f"{author_email} is neither the student nor a teacher or TA of course {sub.course_id}.")
+        sub = rules.require_submission(self.state, assignment_id, user_email)
+        rules.check_commenter(self.state, sub, author_email)
         sub.comments.append(SubmissionComment(author_email=author_email.lower(), comment=text_comment,
                                               created_at=self.now()))
         return sub.model_dump()
@@ -452,8 +373,8 @@ class LearningManagement(Service):
     def update_late_policy(self, course_id: Id("course"), late_submission_deduction_enabled: Optional[bool] = None,
                            late_submission_deduction: Optional[float] = Field(default=None, ge=0, le=100),
                            late_submission_interval: Optional[Literal["day", "hour"]] = None,
-                           late_submission_minimum_percent: Optional[float] = Field(
-                               default=None, ge=0, le=100)) -> dict:
+                           late_submission_minimum_percent: Optional[float] = Field(default=None, ge=0, le=100)
+                           ) -> dict:
         """Change a course's late policy (omitted fields stay); grades already given are not recomputed.
 
         Args:
@@ -464,12 +385,11 @@ class LearningManagement(Service):
             late_submission_minimum_percent: floor, in percent of points possible.
         """
         c = self._course(course_id)
-        changes = {k: v for k, v in {"late_submission_deduction_enabled": late_submission_deduction_enabled,
-                                     "late_submission_deduction": late_submission_deduction,
-                                     "late_submission_interval": late_submission_interval,
-                                     "late_submission_minimum_percent": late_submission_minimum_percent}.items()
-                   if v is not None}
-        c.late_policy = c.late_policy.model_copy(update=changes)
+        changes = dict(late_submission_deduction_enabled=late_submission_deduction_enabled,
+                       late_submission_deduction=late_submission_deduction,
+                       late_submission_interval=late_submission_interval,
+                       late_submission_minimum_percent=late_submission_minimum_percent)
+        c.late_policy = c.late_policy.model_copy(update={k: v for k, v in changes.items() if v is not None})
         return c.model_dump()
 
     # ------------------------------------------------------------------ seeds
@@ -477,6 +397,3 @@ class LearningManagement(Service):
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> LearningManagementState:
         return build_seed(fake, rng, today)
 
-
-__all__ = ["Assignment", "AssignmentOverride", "Course", "Enrollment", "LatePolicy", "LearningManagement",
-           "LearningManagementState", "Submission", "SubmissionComment", "late_deduction"]

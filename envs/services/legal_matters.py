@@ -5,14 +5,8 @@ the interface follows Clio Manage's API v4 resources: ``contacts`` (people and
 companies), ``matters`` (client, practice area, responsible and originating
 attorney, status Open / Pending / Closed), ``activities`` (``TimeEntry`` with
 quantity in hours at a rate, ``ExpenseEntry``), ``notes``, ``documents`` and
-``bills`` generated from a matter's unbilled activities. Rules as Clio applies
-them: time is kept in 0.1-hour (6-minute) increments and never in the future;
-a closed matter takes no new activity and cannot be edited (409); a matter
-cannot be closed while it has unbilled billable activity or a draft bill
-(422); only attorneys are responsible for matters (422); a billed activity
-cannot be deleted (409); a payment cannot exceed a bill's balance (422);
-voiding a bill releases its activities. Users are the firm's fixed roster
-(``_legal_matters_seed``), including the company's Privacy Counsel.
+``bills`` generated from a matter's unbilled activities. The rules are Clio's
+(``_legal_matters_rules``); users are the firm's fixed roster (``_legal_matters_seed``).
 """
 
 from __future__ import annotations
@@ -26,12 +20,15 @@ from pydantic import Field
 
 from compoworld_gym.entities import CompanyName, Date, Email, Id, Money, Phone
 from compoworld_gym.envs.services._commerce import MONEY_MAX, money
-from compoworld_gym.envs.services._legal_matters_seed import (  # noqa: F401 - models re-exported
-    BILL_TERMS_DAYS, DOCUMENT_CATEGORIES, EXPENSES, PRACTICE_AREAS, TIME_NOTES, USERS, Activity, Bill, BillState,
-    Contact, Document, DocumentCategory, LegalMattersState, Matter, MatterNote, MatterStatus, PracticeArea, User,
-    matter_view, seed_matters, unbilled,
+from compoworld_gym.envs.services import _legal_matters_rules as rules
+from compoworld_gym.envs.services._blocks import eq, ieq, select
+from compoworld_gym.envs.services._legal_matters_models import (
+    Activity, Bill, BillState, Contact, Document, DocumentCategory, LegalMattersState, Matter, MatterNote,
+    MatterStatus, PracticeArea, User,
 )
-from compoworld_gym.errors import Conflict, NotFound, Unprocessable
+from compoworld_gym.envs.services._legal_matters_rules import matter_view, unbilled
+from compoworld_gym.envs.services._legal_matters_seed import USERS, seed_matters
+from compoworld_gym.errors import Conflict, Unprocessable
 from compoworld_gym.service import Service, tool
 
 
@@ -58,19 +55,6 @@ class LegalMatters(Service):
     def _bill(self, bill_id: str) -> Bill:
         return self.lookup(self.state.bills, bill_id, "bill")
 
-    def _user(self, email: str, attorney: bool = False) -> User:
-        u = next((u for u in self.state.users.values() if u.email.lower() == email.lower()), None)
-        if u is None:
-            raise NotFound(f"no user with email {email!r}; call list_users for valid emails.")
-        if attorney and u.role != "attorney":
-            raise Unprocessable(f"{u.email} is a {u.role}; only an attorney can be responsible for a matter.")
-        return u
-
-    def _dated(self, day: dt.date) -> dt.date:
-        if day > self.today:
-            raise Unprocessable(f"date {day} is in the future; activity is recorded on or before {self.today}.")
-        return day
-
     # ------------------------------------------------------------------ reads
     @tool(read_only=True, returns=list[User])
     def list_users(self, role: Optional[Literal["attorney", "paralegal"]] = None) -> list[dict]:
@@ -79,7 +63,7 @@ class LegalMatters(Service):
         Args:
             role: only attorneys or only paralegals.
         """
-        return [u.model_dump() for u in self.state.users.values() if role is None or u.role == role]
+        return [u.model_dump() for u in select(self.state.users.values(), eq("role", role))]
 
     @tool(read_only=True, returns=list[Contact])
     def list_contacts(self, query: Optional[str] = None, type: Optional[Literal["Person", "Company"]] = None,
@@ -121,15 +105,11 @@ class LegalMatters(Service):
             practice_area: only this practice area.
             limit: maximum number of matters (1-200).
         """
-        def keep(m: Matter) -> bool:
-            return ((status is None or m.status == status) and (client_id is None or m.client_id == client_id)
-                    and (client_email is None or (m.client_email or "").lower() == client_email.lower())
-                    and (client_company is None or (m.client_company or "").lower() == client_company.lower())
-                    and (responsible_attorney_email is None
-                         or m.responsible_attorney_email.lower() == responsible_attorney_email.lower())
-                    and (practice_area is None or m.practice_area == practice_area))
-        rows = [matter_view(self.state, m) for m in self.state.matters.values() if keep(m)][:limit]
-        return [{k: v for k, v in r.items() if k != "notes"} for r in rows]
+        rows = select(self.state.matters.values(), eq("status", status), eq("client_id", client_id),
+                      rules.ieq_blank("client_email", client_email), rules.ieq_blank("client_company", client_company),
+                      ieq("responsible_attorney_email", responsible_attorney_email),
+                      eq("practice_area", practice_area), limit=limit)
+        return [{k: v for k, v in matter_view(self.state, m).items() if k != "notes"} for m in rows]
 
     @tool(read_only=True, returns=Matter)
     def get_matter(self, matter_id: Id("matter")) -> dict:
@@ -160,7 +140,7 @@ class LegalMatters(Service):
             matter_id: the matter.
         """
         self._matter(matter_id)
-        return [d.model_dump() for d in self.state.documents.values() if d.matter_id == matter_id]
+        return [d.model_dump() for d in select(self.state.documents.values(), eq("matter_id", matter_id))]
 
     @tool(read_only=True, returns=list[Bill])
     def list_bills(self, matter_id: Optional[Id("matter")] = None, state: Optional[BillState] = None) -> list[dict]:
@@ -170,8 +150,8 @@ class LegalMatters(Service):
             matter_id: only this matter's bills.
             state: draft, awaiting_payment, paid or void.
         """
-        return [b.model_dump() for b in self.state.bills.values()
-                if (matter_id is None or b.matter_id == matter_id) and (state is None or b.state == state)]
+        rows = select(self.state.bills.values(), eq("matter_id", matter_id), eq("state", state))
+        return [b.model_dump() for b in rows]
 
     @tool(read_only=True, returns=Bill)
     def get_bill(self, bill_id: str) -> dict:
@@ -218,8 +198,9 @@ class LegalMatters(Service):
             originating_attorney_email: who brought it in (default: the responsible attorney).
         """
         client = self.lookup(self.state.contacts, client_id, "contact")
-        lead = self._user(responsible_attorney_email, attorney=True)
-        origin = self._user(originating_attorney_email, attorney=True) if originating_attorney_email else lead
+        lead = rules.find_user(self.state, responsible_attorney_email, attorney=True)
+        origin = (rules.find_user(self.state, originating_attorney_email, attorney=True)
+                  if originating_attorney_email else lead)
         mid = self.new_id("MAT")
         last = client.name.split()[-1]
         m = Matter(id=mid, display_number=f"{int(mid[4:]):05d}-{last}", description=description, client_id=client.id,
@@ -244,11 +225,10 @@ class LegalMatters(Service):
         """
         m = self._open_matter(matter_id, "editing it")
         if responsible_attorney_email is not None:
-            m.responsible_attorney_email = self._user(responsible_attorney_email, attorney=True).email
-        if description is not None:
-            m.description = description
-        if practice_area is not None:
-            m.practice_area = practice_area
+            m.responsible_attorney_email = rules.find_user(self.state, responsible_attorney_email, attorney=True).email
+        for key, value in (("description", description), ("practice_area", practice_area)):
+            if value is not None:
+                setattr(m, key, value)
         return matter_view(self.state, m)
 
     @tool(read_only=False, returns=Matter)
@@ -260,22 +240,7 @@ class LegalMatters(Service):
             status: the new status.
         """
         m = self._matter(matter_id)
-        if m.status == status:
-            raise Conflict(f"matter {m.id} is already {status}.")
-        if m.status == "closed" and status == "pending":
-            raise Conflict(f"matter {m.id} is closed; reopen it to 'open' first.")
-        if status == "closed":
-            work = unbilled(self.state, m.id)
-            drafts = [b.id for b in self.state.bills.values() if b.matter_id == m.id and b.state == "draft"]
-            if work or drafts:
-                raise Unprocessable(f"matter {m.id} has {len(work)} unbilled activities and draft bills {drafts}; "
-                                    "generate and issue a bill (or void the draft) before closing it.")
-            m.close_date = self.today
-        elif status == "pending":
-            m.pending_date = self.today
-        else:
-            m.close_date = None
-        m.status = status
+        rules.change_status(self.state, m, status, self.today)
         return matter_view(self.state, m)
 
     @tool(read_only=False, returns=Activity)
@@ -294,12 +259,11 @@ class LegalMatters(Service):
             billable: whether it goes on a bill.
         """
         m = self._open_matter(matter_id, "recording time")
-        u = self._user(user_email)
-        if abs(hours * 10 - round(hours * 10)) > 1e-6:
-            raise Unprocessable(f"hours {hours} is not a multiple of 0.1 (6-minute increments).")
+        u = rules.find_user(self.state, user_email)
+        rules.check_increment(hours)
         price = money(u.rate if rate is None else rate)
         a = Activity(id=self.new_id("ACT"), type="TimeEntry", matter_id=m.id, user_email=u.email,
-                     date=self._dated(date), quantity=round(hours, 1), price=price,
+                     date=rules.dated(date, self.today), quantity=round(hours, 1), price=price,
                      total=money(round(hours, 1) * price), note=note, billable=billable)
         self.state.activities[a.id] = a
         return a.model_dump()
@@ -318,9 +282,10 @@ class LegalMatters(Service):
             note: what it was for.
         """
         m = self._open_matter(matter_id, "recording expenses")
-        u = self._user(user_email)
+        u = rules.find_user(self.state, user_email)
         a = Activity(id=self.new_id("ACT"), type="ExpenseEntry", matter_id=m.id, user_email=u.email,
-                     date=self._dated(date), quantity=1, price=money(amount), total=money(amount), note=note)
+                     date=rules.dated(date, self.today), quantity=1, price=money(amount), total=money(amount),
+                     note=note)
         self.state.activities[a.id] = a
         return a.model_dump()
 
@@ -396,12 +361,7 @@ class LegalMatters(Service):
             due_at: payment due date (default: 30 days from today); not before today.
         """
         b = self._bill(bill_id)
-        if b.state != "draft":
-            raise Conflict(f"bill {b.id} is {b.state}; only a draft bill can be issued.")
-        due = due_at or self.today + dt.timedelta(days=BILL_TERMS_DAYS)
-        if due < self.today:
-            raise Unprocessable(f"due_at {due} is before today ({self.today}).")
-        b.state, b.issued_at, b.due_at = "awaiting_payment", self.today, due
+        b.state, b.issued_at, b.due_at = "awaiting_payment", self.today, rules.issue_due(b, due_at, self.today)
         return b.model_dump()
 
     @tool(read_only=False, returns=Bill)
@@ -413,14 +373,7 @@ class LegalMatters(Service):
             amount: amount received in USD.
         """
         b = self._bill(bill_id)
-        if b.state != "awaiting_payment":
-            raise Conflict(f"bill {b.id} is {b.state}; payments are recorded on bills awaiting payment.")
-        amount = money(amount)
-        if amount > b.balance:
-            raise Unprocessable(f"payment {amount:.2f} exceeds the balance {b.balance:.2f} of bill {b.id}.")
-        b.paid, b.balance = money(b.paid + amount), money(b.balance - amount)
-        if b.balance == 0:
-            b.state = "paid"
+        rules.apply_payment(b, amount)
         return b.model_dump()
 
     @tool(read_only=False, destructive=True, returns=Bill)
@@ -431,11 +384,7 @@ class LegalMatters(Service):
             bill_id: the bill (no payment recorded on it).
         """
         b = self._bill(bill_id)
-        if b.state in ("paid", "void") or b.paid > 0:
-            raise Conflict(f"bill {b.id} is {b.state} with {b.paid:.2f} paid; only an unpaid bill can be voided.")
-        for aid in b.activity_ids:
-            self.state.activities[aid].bill_id = None
-        b.state = "void"
+        rules.void(self.state, b)
         return b.model_dump()
 
     # ------------------------------------------------------------------ seeds
@@ -448,6 +397,3 @@ class LegalMatters(Service):
         seed_matters(state, fake, rng, today)
         return state
 
-
-__all__ = ["Activity", "Bill", "Contact", "Document", "LegalMatters", "LegalMattersState", "Matter", "MatterNote",
-           "User", "matter_view", "unbilled", "DOCUMENT_CATEGORIES", "EXPENSES", "PRACTICE_AREAS", "TIME_NOTES"]

@@ -3,15 +3,8 @@
 Follows the MCP server ``@brnardo_meta-ads-mcp`` (``spec_source``). As in the
 Marketing API, ids are numeric strings (accounts ``act_<digits>``), budgets
 and bids are integer cents given as strings (``"5000"`` is $50.00), and list
-tools answer ``{"data": [...]}``. Rules are Meta's: a campaign has one
-objective (it cannot change) and a daily *or* a lifetime budget, not both
-(400); a campaign budget (Advantage campaign budget) means its ad sets carry
-none, otherwise each ad set needs its own (422); budgets are at least $1.00
-a day (422); a lifetime budget needs an end time (422); special ad
-categories (housing, employment, credit) forbid narrowing age below 18-65
-(422); a spend cap cannot be below what was already spent (422); ARCHIVED
-objects can only be deleted and DELETED is final (409); nothing is created
-in a disabled account (409); an ad's creative must belong to its account.
+tools answer ``{"data": [...]}``. The rules are Meta's (budgets, objectives,
+targeting, statuses); ``_meta_ads_rules`` lists them.
 
 Implemented: 18 of the server's 25 tools. Left out: ``get_ad_image``,
 ``save_ad_image_locally``, ``save_ad_image_via_api``, ``debug_image_download``
@@ -29,38 +22,19 @@ import random
 from typing import Annotated, Any, Literal, Optional, Union
 
 from faker import Faker
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
 from compoworld_gym.entities import Url
+from compoworld_gym.envs.services import _meta_ads_rules as rules
 from compoworld_gym.envs.services import _meta_ads_seed as seed
-from compoworld_gym.envs.services._meta_ads_seed import (
-    Ad, AdId, AdSet, AdSetId, BidStrategy, CallToAction, Campaign, CampaignId, Creative, MetaAdsState, Objective,
-    OptimizationGoal, SpecialCategory, Targeting,
+from compoworld_gym.envs.services._blocks import eq, select
+from compoworld_gym.envs.services._company import OPS_EMAIL
+from compoworld_gym.envs.services._meta_ads_models import (
+    Ad, AdId, AdSet, AdSetId, AnyStatus, BidStrategy, CallToAction, Campaign, CampaignId, Cents, CreateStatus,
+    Creative, MetaAdsState, Name, Objective, OptimizationGoal, Preset, SpecialCategory, Targeting, TimeRange,
 )
-from compoworld_gym.errors import Conflict, InvalidArgument, Unprocessable
+from compoworld_gym.errors import Unprocessable
 from compoworld_gym.service import Service, tool
-
-Cents = Optional[str]
-Name = Annotated[str, Field(min_length=1, max_length=400)]
-CreateStatus = Literal["ACTIVE", "PAUSED"]
-AnyStatus = Literal["ACTIVE", "PAUSED", "ARCHIVED", "DELETED"]
-Preset = Literal["today", "yesterday", "last_7d", "last_14d", "last_30d", "maximum"]
-
-
-class TimeRange(BaseModel):
-    """An explicit reporting window (inclusive dates)."""
-
-    model_config = ConfigDict(extra="forbid")
-    since: dt.date = Field(description="First day.")
-    until: dt.date = Field(description="Last day.")
-
-
-def _cents(value: Optional[str], what: str) -> Optional[int]:
-    if value is None:
-        return None
-    if not value.isdigit():
-        raise InvalidArgument(f"{what} must be a whole number of cents as a string, e.g. '5000' for $50.00.")
-    return int(value)
 
 
 class MetaAds(Service):
@@ -73,47 +47,6 @@ class MetaAds(Service):
     spec_source = "@brnardo_meta-ads-mcp"
     State = MetaAdsState
 
-    # --------------------------------------------------------------- helpers
-    def _account(self, account_id: str, *, writable: bool = False) -> Any:
-        acct = self.lookup(self.state.accounts, account_id, "ad account")
-        if writable and acct.account_status != 1:
-            raise Conflict(f"ad account {account_id} is disabled; nothing can be created in it.")
-        return acct
-
-    @staticmethod
-    def _live(obj: Any, what: str) -> None:
-        if obj.status in ("ARCHIVED", "DELETED"):
-            raise Conflict(f"{what} {obj.id} is {obj.status}; it can no longer be changed (only deleted).")
-
-    @staticmethod
-    def _status_change(obj: Any, status: Optional[str], what: str) -> None:
-        if status is None or status == obj.status:
-            return
-        if obj.status == "DELETED" or (obj.status == "ARCHIVED" and status != "DELETED"):
-            raise Conflict(f"{what} {obj.id} is {obj.status}; it can only be deleted.")
-        obj.status = status
-
-    @staticmethod
-    def _budget(daily: Optional[int], lifetime: Optional[int]) -> None:
-        if daily is not None and lifetime is not None:
-            raise InvalidArgument("give a daily_budget or a lifetime_budget, not both.")
-        if daily is not None and daily < 100:
-            raise Unprocessable("the daily budget must be at least 100 cents ($1.00).")
-        if lifetime is not None and lifetime < 100:
-            raise Unprocessable("the lifetime budget must be at least 100 cents ($1.00).")
-
-    def _has_campaign_budget(self, c: Campaign) -> bool:
-        return c.daily_budget is not None or c.lifetime_budget is not None
-
-    @staticmethod
-    def _check_targeting(t: Targeting, categories: list[str]) -> None:
-        if not t.geo_locations.get("countries"):
-            raise Unprocessable("targeting needs geo_locations.countries.")
-        if t.age_min > t.age_max:
-            raise InvalidArgument("targeting age_min is above age_max.")
-        if set(categories) - {"NONE"} and (t.age_min != 18 or t.age_max != 65):
-            raise Unprocessable("campaigns with special ad categories must target ages 18-65.")
-
     # --------------------------------------------------------------- accounts
     @tool(read_only=True)
     def get_ad_accounts(self, user_id: str = "me", limit: int = Field(default=10, ge=1, le=100)) -> dict:
@@ -123,7 +56,7 @@ class MetaAds(Service):
             user_id: 'me' (the operations user) or a user's email.
             limit: maximum number of accounts.
         """
-        who = seed.OPS_EMAIL if user_id == "me" else user_id.lower()
+        who = OPS_EMAIL if user_id == "me" else user_id.lower()
         rows = [a.model_dump(mode="json", exclude={"users"}) for a in self.state.accounts.values() if who in a.users]
         return {"data": rows[:limit]}
 
@@ -134,8 +67,8 @@ class MetaAds(Service):
         Args:
             account_id: ad account id (act_XXXXXXXXX).
         """
-        a = self._account(account_id)
-        return {**a.model_dump(mode="json"), "amount_spent_usd": seed.dollars(a.amount_spent)}
+        a = rules.account(self.state, account_id)
+        return {**a.model_dump(mode="json"), "amount_spent_usd": rules.dollars(a.amount_spent)}
 
     @tool(read_only=True)
     def get_account_pages(self, account_id: str) -> dict:
@@ -144,7 +77,7 @@ class MetaAds(Service):
         Args:
             account_id: ad account id.
         """
-        self._account(account_id)
+        rules.account(self.state, account_id)
         return {"data": [p.model_dump(mode="json") for p in self.state.pages.values() if p.account_id == account_id]}
 
     # -------------------------------------------------------------- campaigns
@@ -158,10 +91,10 @@ class MetaAds(Service):
             limit: maximum number of campaigns.
             status_filter: only campaigns with this status (ACTIVE, PAUSED, ARCHIVED, DELETED).
         """
-        self._account(account_id)
-        rows = [c.model_dump(mode="json") for c in self.state.campaigns.values()
-                if c.account_id == account_id and (status_filter is None or c.status == status_filter)]
-        return {"data": rows[:limit]}
+        rules.account(self.state, account_id)
+        rows = select(self.state.campaigns.values(), eq("account_id", account_id), eq("status", status_filter),
+                      limit=limit)
+        return {"data": [c.model_dump(mode="json") for c in rows]}
 
     @tool(read_only=True, returns=Campaign)
     def get_campaign_details(self, campaign_id: CampaignId) -> dict:
@@ -171,7 +104,7 @@ class MetaAds(Service):
             campaign_id: campaign id.
         """
         c = self.lookup(self.state.campaigns, campaign_id, "campaign")
-        return {**c.model_dump(mode="json"), "amount_spent_usd": seed.dollars(c.amount_spent)}
+        return {**c.model_dump(mode="json"), "amount_spent_usd": rules.dollars(c.amount_spent)}
 
     @tool(read_only=False, returns=Campaign)
     def create_campaign(self, account_id: str, name: Name,
@@ -198,18 +131,11 @@ class MetaAds(Service):
             spend_cap: campaign spend cap in cents.
             campaign_budget_optimization: true for a campaign budget (then a budget is required).
         """
-        self._account(account_id, writable=True)
-        daily, life = _cents(daily_budget, "daily_budget"), _cents(lifetime_budget, "lifetime_budget")
-        self._budget(daily, life)
-        if campaign_budget_optimization and daily is None and life is None:
-            raise InvalidArgument("campaign_budget_optimization needs a daily_budget or lifetime_budget.")
-        if bid_strategy == "LOWEST_COST_WITH_BID_CAP" and bid_cap is None:
-            raise Unprocessable("LOWEST_COST_WITH_BID_CAP needs bid_cap.")
-        cap = _cents(spend_cap, "spend_cap")
-        if cap is not None and cap < 100:
-            raise Unprocessable("spend_cap must be at least 100 cents.")
+        rules.account(self.state, account_id, writable=True)
+        daily, life, cap = rules.new_campaign_money(daily_budget, lifetime_budget, campaign_budget_optimization,
+                                                    bid_strategy, bid_cap, spend_cap)
         now = self.now()
-        c = Campaign(id=seed.next_object_id(self.state.counters), account_id=account_id, name=name,
+        c = Campaign(id=rules.next_object_id(self.state.counters), account_id=account_id, name=name,
                      objective=objective, status=status, special_ad_categories=special_ad_categories,
                      daily_budget=daily, lifetime_budget=life, bid_strategy=bid_strategy, spend_cap=cap,
                      created_time=now, updated_time=now)
@@ -240,30 +166,13 @@ class MetaAds(Service):
             objective: must equal the current objective (it cannot change).
         """
         c = self.lookup(self.state.campaigns, campaign_id, "campaign")
-        self._status_change(c, status, "campaign")
-        if status is None:
-            self._live(c, "campaign")
-        if objective is not None and objective != c.objective:
-            raise Unprocessable(f"a campaign's objective cannot change (it is {c.objective}).")
-        daily, life = _cents(daily_budget, "daily_budget"), _cents(lifetime_budget, "lifetime_budget")
-        self._budget(daily, life)
-        if (daily is not None or life is not None or campaign_budget_optimization) and not self._has_campaign_budget(c):
-            raise Unprocessable("this campaign budgets at ad set level; change the ad sets' budgets instead.")
-        if campaign_budget_optimization is False and self._has_campaign_budget(c):
-            raise Unprocessable("the campaign has a campaign budget; it cannot be turned off here.")
-        if daily is not None:
-            c.daily_budget, c.lifetime_budget = daily, None
-        if life is not None:
-            c.lifetime_budget, c.daily_budget = life, None
-        cap = _cents(spend_cap, "spend_cap")
-        if cap is not None and cap < max(100, c.amount_spent):
-            raise Unprocessable(f"spend_cap cannot be below the {c.amount_spent} cents already spent (or $1.00).")
-        for key, value in (("name", name), ("special_ad_categories", special_ad_categories),
-                           ("bid_strategy", bid_strategy), ("spend_cap", cap)):
-            if value is not None:
-                setattr(c, key, value)
+        rules.apply_status(c, status, "campaign")
+        cap = rules.change_campaign_money(c, objective, daily_budget, lifetime_budget, campaign_budget_optimization,
+                                          spend_cap)
+        rules.set_given(c, name=name, special_ad_categories=special_ad_categories, bid_strategy=bid_strategy,
+                        spend_cap=cap)
         if bid_cap is not None:
-            _cents(bid_cap, "bid_cap")
+            rules.cents(bid_cap, "bid_cap")
         c.updated_time = self.now()
         return c.model_dump(mode="json")
 
@@ -278,10 +187,10 @@ class MetaAds(Service):
             limit: maximum number of ad sets.
             campaign_id: only this campaign's ad sets.
         """
-        self._account(account_id)
-        rows = [s.model_dump(mode="json") for s in self.state.adsets.values()
-                if s.account_id == account_id and campaign_id in (None, s.campaign_id)]
-        return {"data": rows[:limit]}
+        rules.account(self.state, account_id)
+        rows = select(self.state.adsets.values(), eq("account_id", account_id), eq("campaign_id", campaign_id),
+                      limit=limit)
+        return {"data": [s.model_dump(mode="json") for s in rows]}
 
     @tool(read_only=True, returns=AdSet)
     def get_adset_details(self, adset_id: AdSetId) -> dict:
@@ -316,30 +225,20 @@ class MetaAds(Service):
             start_time: delivery start (default now).
             end_time: delivery end.
         """
-        self._account(account_id, writable=True)
+        rules.account(self.state, account_id, writable=True)
         c = self.lookup(self.state.campaigns, campaign_id, "campaign")
         if c.account_id != account_id:
             raise Unprocessable(f"campaign {campaign_id} is in account {c.account_id}, not {account_id}.")
-        self._live(c, "campaign")
-        daily, life = _cents(daily_budget, "daily_budget"), _cents(lifetime_budget, "lifetime_budget")
-        self._budget(daily, life)
-        if self._has_campaign_budget(c) and (daily or life):
-            raise Unprocessable("the campaign has a campaign budget; its ad sets carry no budget of their own.")
-        if not self._has_campaign_budget(c) and daily is None and life is None:
-            raise Unprocessable("the campaign has no campaign budget: the ad set needs a daily or lifetime budget.")
-        if life is not None and end_time is None:
-            raise Unprocessable("a lifetime budget needs end_time.")
+        rules.check_live(c, "campaign")
+        daily, life = rules.adset_budget(c, daily_budget, lifetime_budget, end_time)
         start = start_time or self.now()
-        if end_time is not None and end_time <= start:
-            raise Unprocessable("end_time must be after start_time.")
-        if bid_strategy == "LOWEST_COST_WITH_BID_CAP" and bid_amount is None:
-            raise Unprocessable("LOWEST_COST_WITH_BID_CAP needs bid_amount.")
+        rules.check_adset_schedule(start, end_time, bid_strategy, bid_amount)
         t = targeting or Targeting(geo_locations={"countries": ["US"]})
-        self._check_targeting(t, c.special_ad_categories)
-        s = AdSet(id=seed.next_object_id(self.state.counters), account_id=account_id, campaign_id=campaign_id,
+        rules.check_targeting(t, c.special_ad_categories)
+        s = AdSet(id=rules.next_object_id(self.state.counters), account_id=account_id, campaign_id=campaign_id,
                   name=name, status=status, daily_budget=daily, lifetime_budget=life, targeting=t,
                   optimization_goal=optimization_goal, billing_event=billing_event,
-                  bid_amount=_cents(bid_amount, "bid_amount"), bid_strategy=bid_strategy, start_time=start,
+                  bid_amount=rules.cents(bid_amount, "bid_amount"), bid_strategy=bid_strategy, start_time=start,
                   end_time=end_time)
         self.state.adsets[s.id] = s
         return s.model_dump(mode="json")
@@ -361,19 +260,12 @@ class MetaAds(Service):
             optimization_goal: new optimization goal.
         """
         s = self.lookup(self.state.adsets, adset_id, "ad set")
-        self._status_change(s, status, "ad set")
-        if status is None:
-            self._live(s, "ad set")
-        for spec in frequency_control_specs or []:
-            if set(spec) != {"event", "interval_days", "max_frequency"} or spec["event"] != "IMPRESSIONS":
-                raise InvalidArgument("each frequency cap is {event: IMPRESSIONS, interval_days, max_frequency}.")
+        rules.apply_status(s, status, "ad set")
+        rules.check_frequency_caps(frequency_control_specs or [])
         if targeting is not None:
-            self._check_targeting(targeting, self.state.campaigns[s.campaign_id].special_ad_categories)
-        for key, value in (("frequency_control_specs", frequency_control_specs), ("bid_strategy", bid_strategy),
-                           ("bid_amount", bid_amount), ("targeting", targeting),
-                           ("optimization_goal", optimization_goal)):
-            if value is not None:
-                setattr(s, key, value)
+            rules.check_targeting(targeting, self.state.campaigns[s.campaign_id].special_ad_categories)
+        rules.set_given(s, frequency_control_specs=frequency_control_specs, bid_strategy=bid_strategy,
+                        bid_amount=bid_amount, targeting=targeting, optimization_goal=optimization_goal)
         if s.bid_strategy == "LOWEST_COST_WITH_BID_CAP" and s.bid_amount is None:
             raise Unprocessable("LOWEST_COST_WITH_BID_CAP needs bid_amount.")
         return s.model_dump(mode="json")
@@ -390,10 +282,10 @@ class MetaAds(Service):
             campaign_id: only this campaign's ads.
             adset_id: only this ad set's ads.
         """
-        self._account(account_id)
-        rows = [a.model_dump(mode="json") for a in self.state.ads.values() if a.account_id == account_id
-                and campaign_id in (None, a.campaign_id) and adset_id in (None, a.adset_id)]
-        return {"data": rows[:limit]}
+        rules.account(self.state, account_id)
+        rows = select(self.state.ads.values(), eq("account_id", account_id), eq("campaign_id", campaign_id),
+                      eq("adset_id", adset_id), limit=limit)
+        return {"data": [a.model_dump(mode="json") for a in rows]}
 
     @tool(read_only=True, returns=Ad)
     def get_ad_details(self, ad_id: AdId) -> dict:
@@ -417,14 +309,15 @@ class MetaAds(Service):
             status: ACTIVE or PAUSED.
             bid_amount: bid in cents.
         """
-        self._account(account_id, writable=True)
+        rules.account(self.state, account_id, writable=True)
         s = self.lookup(self.state.adsets, adset_id, "ad set")
         cr = self.lookup(self.state.creatives, creative_id, "creative")
         if s.account_id != account_id or cr.account_id != account_id:
             raise Unprocessable("the ad set and the creative must both belong to the ad account.")
-        self._live(s, "ad set")
-        a = Ad(id=seed.next_object_id(self.state.counters), account_id=account_id, campaign_id=s.campaign_id,
-               adset_id=s.id, name=name, creative_id=cr.id, status=status, bid_amount=_cents(bid_amount, "bid_amount"))
+        rules.check_live(s, "ad set")
+        a = Ad(id=rules.next_object_id(self.state.counters), account_id=account_id, campaign_id=s.campaign_id,
+               adset_id=s.id, name=name, creative_id=cr.id, status=status,
+               bid_amount=rules.cents(bid_amount, "bid_amount"))
         self.state.ads[a.id] = a
         return a.model_dump(mode="json")
 
@@ -440,13 +333,8 @@ class MetaAds(Service):
             tracking_specs: tracking specs (JSON text).
         """
         a = self.lookup(self.state.ads, ad_id, "ad")
-        self._status_change(a, status, "ad")
-        if status is None:
-            self._live(a, "ad")
-        if bid_amount is not None:
-            a.bid_amount = bid_amount
-        if tracking_specs is not None:
-            a.tracking_specs = tracking_specs
+        rules.apply_status(a, status, "ad")
+        rules.set_given(a, bid_amount=bid_amount, tracking_specs=tracking_specs)
         return a.model_dump(mode="json")
 
     @tool(read_only=True)
@@ -478,11 +366,11 @@ class MetaAds(Service):
             description: link description.
             call_to_action_type: SHOP_NOW, LEARN_MORE, SIGN_UP, GET_OFFER or CONTACT_US.
         """
-        self._account(account_id, writable=True)
+        rules.account(self.state, account_id, writable=True)
         page = self.lookup(self.state.pages, page_id, "page")
         if page.account_id != account_id:
             raise Unprocessable(f"page {page_id} is not connected to ad account {account_id}.")
-        cr = Creative(id=seed.next_object_id(self.state.counters), account_id=account_id, name=name, page_id=page_id,
+        cr = Creative(id=rules.next_object_id(self.state.counters), account_id=account_id, name=name, page_id=page_id,
                       image_hash=image_hash, link_url=link_url, message=message, headline=headline,
                       description=description, call_to_action_type=call_to_action_type)
         self.state.creatives[cr.id] = cr
@@ -502,9 +390,8 @@ class MetaAds(Service):
         ads = [a for a in self.state.ads.values() if object_id in (a.id, a.adset_id, a.campaign_id, a.account_id)]
         if not ads:
             self.lookup({}, object_id, "campaign, ad set, ad or account")
-        since, until = seed.window(self.today, time_range if isinstance(time_range, str) else
-                                   (time_range.since, time_range.until))
-        return {"data": seed.insights(self.state, ads, since, until, level)}
+        window = time_range if isinstance(time_range, str) else (time_range.since, time_range.until)
+        return {"data": rules.insights(self.state, ads, *rules.window(self.today, window), level)}
 
     # ------------------------------------------------------------------ seeds
     @classmethod

@@ -6,12 +6,7 @@ the interface follows HL7 FHIR R4 resource semantics as EHR scheduling APIs
 payer, member id, policy), ``Practitioner`` with its ``PractitionerRole``
 specialty, ``Schedule`` per practitioner, ``Slot`` (status free / busy /
 busy-unavailable) and ``Appointment`` (status booked / arrived / fulfilled /
-cancelled / noshow). Rules: only a free slot in the future can be booked
-(409 / 422); booking makes the slot busy, cancelling or rescheduling frees it;
-a patient cannot hold two overlapping booked appointments (409); pediatrics
-sees patients under 18 only (422); a patient arrives only on the day of the
-appointment (422) and an appointment is fulfilled only after arrival (409);
-a no-show is recorded only once the start time has passed (422). Patients
+cancelled / noshow). The rules are in ``_patient_scheduling_rules``. Patients
 and practitioners are the fixed clinic registry (``_patient_scheduling_seed``)
 shared with ``insurance_claims``.
 """
@@ -25,101 +20,16 @@ from typing import Literal, Optional
 from faker import Faker
 from pydantic import Field
 
-from compoworld_gym.entities import Date, DateTime, Email, Id, PersonName, Phone
-from compoworld_gym.envs.services._patient_scheduling_seed import PRACTITIONERS, SERVICE_TYPES, seed_clinic
+from compoworld_gym.entities import Date, Email, Id, PersonName, Phone
+from compoworld_gym.envs.services import _patient_scheduling_rules as rules
+from compoworld_gym.envs.services._blocks import eq, select, text
+from compoworld_gym.envs.services._patient_scheduling_models import (
+    Appointment, AppointmentStatus, Coverage, Patient, PatientSchedulingState, Practitioner, ServiceType, Slot,
+    SlotStatus, Specialty,
+)
+from compoworld_gym.envs.services._patient_scheduling_seed import seed_clinic
 from compoworld_gym.errors import Conflict, Unprocessable
-from compoworld_gym.service import DAY_START, Record, Service, ServiceState, tool
-
-SlotStatus = Literal["free", "busy", "busy-unavailable"]
-AppointmentStatus = Literal["booked", "arrived", "fulfilled", "cancelled", "noshow"]
-ServiceType = Literal["new-patient", "follow-up", "annual-physical", "consultation", "procedure"]
-Specialty = Literal["Family Medicine", "Internal Medicine", "Pediatrics", "Cardiology", "Dermatology", "Orthopedics"]
-
-
-class Coverage(Record):
-    """A patient's insurance (FHIR ``Coverage``)."""
-
-    payer: str = Field(description="Insurance company, e.g. Aetna.")
-    member_id: str = Field(description="Subscriber / member id on the insurance card.")
-    policy_id: Optional[Id("insurance_policy")] = Field(default=None, description="The policy in the claims system.")
-
-
-class Patient(Record):
-    """A patient (FHIR ``Patient``)."""
-
-    id: Id("patient") = Field(description="Patient id, e.g. PAT-0001.")
-    name: PersonName = Field(description="Full name.")
-    birth_date: Date = Field(description="Date of birth.")
-    gender: Literal["female", "male", "other", "unknown"] = Field(description="Administrative gender.")
-    email: Optional[Email] = Field(default=None, description="Contact email.")
-    phone: Optional[Phone] = Field(default=None, description="Contact phone.")
-    coverage: Optional[Coverage] = Field(default=None, description="Insurance on file.")
-    active: bool = Field(default=True, description="Whether the record is in use.")
-
-
-class Practitioner(Record):
-    """A practitioner with their role's specialty (FHIR ``Practitioner`` + ``PractitionerRole``)."""
-
-    id: Id("practitioner") = Field(description="Practitioner id, e.g. PRA-0001.")
-    name: PersonName = Field(description="Name, e.g. Dr. Helen Marsh.")
-    specialty: Specialty = Field(description="Specialty of their role.")
-    email: Email = Field(description="Work email.")
-    npi: str = Field(description="National Provider Identifier.")
-
-
-class Schedule(Record):
-    """A practitioner's bookable schedule (FHIR ``Schedule``)."""
-
-    id: str = Field(description="Schedule id, e.g. SCH-0001.")
-    practitioner_id: Id("practitioner") = Field(description="Whose schedule.")
-    location: str = Field(description="Clinic location.")
-    service_types: list[ServiceType] = Field(description="Visit types offered.")
-
-
-class Slot(Record):
-    """A bookable time slot (FHIR ``Slot``)."""
-
-    id: str = Field(description="Slot id, e.g. SLT-0001.")
-    schedule_id: str = Field(description="The schedule.")
-    practitioner_id: Id("practitioner") = Field(description="The practitioner.")
-    start: DateTime = Field(description="Start, clinic local time.")
-    end: DateTime = Field(description="End, clinic local time.")
-    status: SlotStatus = Field(description="free, busy or busy-unavailable.")
-    comment: Optional[str] = Field(default=None, description="Why a slot is blocked.")
-
-
-class Appointment(Record):
-    """An appointment of a patient in one slot (FHIR ``Appointment``)."""
-
-    id: Id("appointment") = Field(description="Appointment id, e.g. APT-0001.")
-    status: AppointmentStatus = Field(description="booked, arrived, fulfilled, cancelled or noshow.")
-    slot_id: str = Field(description="The booked slot.")
-    patient_id: Id("patient") = Field(description="The patient.")
-    patient_name: PersonName = Field(description="The patient's name.")
-    practitioner_id: Id("practitioner") = Field(description="The practitioner.")
-    practitioner_email: Email = Field(description="The practitioner's email.")
-    start: DateTime = Field(description="Start, clinic local time.")
-    end: DateTime = Field(description="End, clinic local time.")
-    service_type: ServiceType = Field(description="Visit type.")
-    reason: str = Field(description="Reason for the visit.")
-    created: Date = Field(description="Date booked.")
-    cancellation_reason: Optional[str] = Field(default=None, description="Why it was cancelled.")
-    comments: list[str] = Field(default_factory=list, description="Comments, oldest first.")
-
-
-class PatientSchedulingState(ServiceState):
-    """Patients, practitioners, schedules, slots and appointments."""
-
-    patients: dict[str, Patient] = Field(default_factory=dict, description="Patients by id.")
-    practitioners: dict[str, Practitioner] = Field(default_factory=dict, description="Practitioners by id.")
-    schedules: dict[str, Schedule] = Field(default_factory=dict, description="Schedules by id.")
-    slots: dict[str, Slot] = Field(default_factory=dict, description="Slots by id.")
-    appointments: dict[str, Appointment] = Field(default_factory=dict, description="Appointments by id.")
-
-
-def age_on(born: dt.date, day: dt.date) -> int:
-    """Whole years between ``born`` and ``day``."""
-    return day.year - born.year - ((day.month, day.day) < (born.month, born.day))
+from compoworld_gym.service import DAY_START, Service, tool
 
 
 class PatientScheduling(Service):
@@ -145,26 +55,6 @@ class PatientScheduling(Service):
     def _opening(self) -> dt.datetime:
         """The clinic's 'now': today at the start of the day (the task's clock)."""
         return dt.datetime.combine(self.today, DAY_START)
-
-    @staticmethod
-    def _require(a: Appointment, allowed: tuple[str, ...], action: str) -> None:
-        if a.status not in allowed:
-            raise Conflict(f"appointment {a.id} is {a.status}; {action} needs status {' or '.join(allowed)}.")
-
-    def _bookable(self, slot: Slot, patient: Patient, ignore: Optional[str] = None) -> None:
-        if slot.status != "free":
-            raise Conflict(f"slot {slot.id} is {slot.status}; call search_slots for free slots.")
-        if slot.start < self._opening():
-            raise Unprocessable(f"slot {slot.id} starts {slot.start:%Y-%m-%d %H:%M}, in the past.")
-        if not patient.active:
-            raise Unprocessable(f"patient {patient.id} is inactive.")
-        doc = self.state.practitioners[slot.practitioner_id]
-        if doc.specialty == "Pediatrics" and age_on(patient.birth_date, slot.start.date()) >= 18:
-            raise Unprocessable(f"{doc.name} (Pediatrics) sees patients under 18; {patient.name} is an adult.")
-        for a in self.state.appointments.values():
-            if (a.patient_id == patient.id and a.id != ignore and a.status in ("booked", "arrived")
-                    and a.start < slot.end and slot.start < a.end):
-                raise Conflict(f"patient {patient.id} already has appointment {a.id} at {a.start:%Y-%m-%d %H:%M}.")
 
     # ------------------------------------------------------------------ reads
     @tool(read_only=True, returns=list[Patient])
@@ -202,9 +92,8 @@ class PatientScheduling(Service):
             specialty: e.g. Cardiology.
             name: text in the name (case-insensitive).
         """
-        return [p.model_dump() for p in self.state.practitioners.values()
-                if (specialty is None or p.specialty == specialty)
-                and (name is None or name.lower() in p.name.lower())]
+        return [p.model_dump() for p in select(self.state.practitioners.values(), eq("specialty", specialty),
+                                               text(name, "name"))]
 
     @tool(read_only=True)
     def list_schedules(self, practitioner_id: Optional[Id("practitioner")] = None) -> list[dict]:
@@ -213,8 +102,7 @@ class PatientScheduling(Service):
         Args:
             practitioner_id: only this practitioner's schedule.
         """
-        return [s.model_dump() for s in self.state.schedules.values()
-                if practitioner_id is None or s.practitioner_id == practitioner_id]
+        return [s.model_dump() for s in select(self.state.schedules.values(), eq("practitioner_id", practitioner_id))]
 
     @tool(read_only=True)
     def search_slots(self, practitioner_id: Optional[Id("practitioner")] = None,
@@ -250,10 +138,9 @@ class PatientScheduling(Service):
             status: booked, arrived, fulfilled, cancelled or noshow.
             limit: maximum number of appointments (1-200).
         """
-        rows = [a for a in self.state.appointments.values()
-                if (patient_id is None or a.patient_id == patient_id)
-                and (practitioner_id is None or a.practitioner_id == practitioner_id)
-                and (date is None or a.start.date() == date) and (status is None or a.status == status)]
+        on_day = None if date is None else (lambda a: a.start.date() == date)
+        rows = select(self.state.appointments.values(), eq("patient_id", patient_id),
+                      eq("practitioner_id", practitioner_id), on_day, eq("status", status))
         return [a.model_dump() for a in sorted(rows, key=lambda a: (a.start, a.id))[:limit]]
 
     @tool(read_only=True, returns=Appointment)
@@ -317,7 +204,7 @@ class PatientScheduling(Service):
             service_type: visit type (default: follow-up); must be offered by the schedule.
         """
         slot, patient = self._slot(slot_id), self._patient(patient_id)
-        self._bookable(slot, patient)
+        rules.check_bookable(self.state, slot, patient, self._opening())
         kind = service_type or "follow-up"
         if kind not in self.state.schedules[slot.schedule_id].service_types:
             raise Unprocessable(f"schedule {slot.schedule_id} does not offer {kind!r} visits.")
@@ -339,7 +226,7 @@ class PatientScheduling(Service):
             reason: why it is cancelled.
         """
         a = self._appointment(appointment_id)
-        self._require(a, ("booked",), "cancellation")
+        rules.APPOINTMENT.check(a.id, a.status, "cancellation")
         a.status, a.cancellation_reason = "cancelled", reason
         if a.start >= self._opening():
             self.state.slots[a.slot_id].status = "free"
@@ -354,9 +241,9 @@ class PatientScheduling(Service):
             new_slot_id: a free slot from search_slots.
         """
         a = self._appointment(appointment_id)
-        self._require(a, ("booked",), "rescheduling")
+        rules.APPOINTMENT.check(a.id, a.status, "rescheduling")
         slot = self._slot(new_slot_id)
-        self._bookable(slot, self._patient(a.patient_id), ignore=a.id)
+        rules.check_bookable(self.state, slot, self._patient(a.patient_id), self._opening(), ignore=a.id)
         doc = self.state.practitioners[slot.practitioner_id]
         self.state.slots[a.slot_id].status = "free"
         slot.status = "busy"
@@ -372,7 +259,7 @@ class PatientScheduling(Service):
             appointment_id: today's booked appointment.
         """
         a = self._appointment(appointment_id)
-        self._require(a, ("booked",), "check-in")
+        rules.APPOINTMENT.check(a.id, a.status, "check-in")
         if a.start.date() != self.today:
             raise Unprocessable(f"appointment {a.id} is on {a.start.date()}; patients arrive on the day "
                                 f"({self.today}).")
@@ -387,7 +274,7 @@ class PatientScheduling(Service):
             appointment_id: the arrived appointment.
         """
         a = self._appointment(appointment_id)
-        self._require(a, ("arrived",), "completion")
+        rules.APPOINTMENT.check(a.id, a.status, "completion")
         a.status = "fulfilled"
         return a.model_dump()
 
@@ -399,7 +286,7 @@ class PatientScheduling(Service):
             appointment_id: the booked appointment.
         """
         a = self._appointment(appointment_id)
-        self._require(a, ("booked",), "a no-show")
+        rules.APPOINTMENT.check(a.id, a.status, "a no-show")
         if a.start >= self._opening():
             raise Unprocessable(f"appointment {a.id} starts {a.start:%Y-%m-%d %H:%M}; it has not happened yet.")
         a.status = "noshow"
@@ -452,6 +339,3 @@ class PatientScheduling(Service):
         seed_clinic(state, rng, today)
         return state
 
-
-__all__ = ["Appointment", "Coverage", "Patient", "PatientScheduling", "PatientSchedulingState", "Practitioner",
-           "Schedule", "Slot", "age_on", "PRACTITIONERS", "SERVICE_TYPES"]

@@ -4,14 +4,8 @@ No property-management server is in ``compoworld_gym/data/mcp_servers.jsonl``;
 the interface follows the Buildium rentals API (``/v1/rentals``,
 ``/rentals/units``, ``/leases``, ``/leases/{id}/charges``,
 ``/leases/{id}/payments``, ``/leases/{id}/notes``, ``/vendors``,
-``/workorders``) with AppFolio's vendor compliance rule. Rules the real
-systems enforce: a unit has at most one active or future lease at a time
-(409); a security deposit is at most two months' rent (422); a payment never
-exceeds the open balance (422) nor is dated in the future; a late fee needs
-rent unpaid past the grace period and is capped at 10% of the rent (422); a
-deposit is returned once, after move-out, and never above what was held
-(422); work goes only to an active vendor of the right trade whose insurance
-covers the visit date (422).
+``/workorders``) with AppFolio's vendor compliance rule; the rules the real
+systems enforce are in ``_property_management_rules``.
 """
 
 from __future__ import annotations
@@ -25,11 +19,14 @@ from pydantic import Field
 
 from compoworld_gym.entities import City, Date, Email, Id, Money, PersonName, Phone
 from compoworld_gym.envs.services._commerce import money
-from compoworld_gym.envs.services._property_management_seed import (
-    DEPOSIT_MONTHS_CAP, GRACE_DAYS, LATE_FEE_CAP, Category, ChargeType, Lease, LeaseStatus, LeaseTransaction,
-    MaintenanceRequest, Priority, Property, PropertyManagementState, RequestStatus, Tenant, Trade, Unit, Vendor,
-    balance, build_seed, unpaid_charges,
+from compoworld_gym.envs.services import _property_management_rules as rules
+from compoworld_gym.envs.services._blocks import eq, ieq, select, text, text_in_any
+from compoworld_gym.envs.services._property_management_models import (
+    Category, ChargeType, Lease, LeaseStatus, LeaseTransaction, MaintenanceRequest, Priority, Property,
+    PropertyManagementState, RequestStatus, Tenant, Trade, Unit, Vendor,
 )
+from compoworld_gym.envs.services._property_management_rules import balance
+from compoworld_gym.envs.services._property_management_seed import build_seed
 from compoworld_gym.errors import Conflict, Unprocessable
 from compoworld_gym.service import Service, tool
 
@@ -70,10 +67,8 @@ class PropertyManagement(Service):
             city: only properties in this city.
             search: case-blind part of the name or street address.
         """
-        term = (search or "").lower()
-        return [p.model_dump() for p in self.state.properties.values()
-                if (city is None or p.city.lower() == city.lower())
-                and (term in p.name.lower() or term in p.address.lower())]
+        rows = select(self.state.properties.values(), ieq("city", city), text_in_any(search, "name", "address"))
+        return [p.model_dump() for p in rows]
 
     @tool(read_only=True, returns=Property)
     def get_property(self, property_id: Id("property")) -> dict:
@@ -107,9 +102,7 @@ class PropertyManagement(Service):
             email: exact email address.
             search: part of the name.
         """
-        term = (search or "").lower()
-        return [t.model_dump() for t in self.state.tenants.values()
-                if (email is None or t.email.lower() == email.lower()) and term in t.name.lower()]
+        return [t.model_dump() for t in select(self.state.tenants.values(), ieq("email", email), text(search, "name"))]
 
     @tool(read_only=True, returns=list[Lease])
     def list_leases(self, property_id: Optional[Id("property")] = None, unit_id: Optional[Id("unit")] = None,
@@ -122,11 +115,9 @@ class PropertyManagement(Service):
             tenant_email: only this tenant's leases.
             status: future, active or ended.
         """
-        return [{**l.model_dump(exclude={"transactions", "notes"}), "balance": balance(l)}
-                for l in self.state.leases.values()
-                if (property_id is None or l.property_id == property_id) and (unit_id is None or l.unit_id == unit_id)
-                and (tenant_email is None or l.tenant_email.lower() == tenant_email.lower())
-                and (status is None or l.status == status)]
+        rows = select(self.state.leases.values(), eq("property_id", property_id), eq("unit_id", unit_id),
+                      ieq("tenant_email", tenant_email), eq("status", status))
+        return [{**l.model_dump(exclude={"transactions", "notes"}), "balance": balance(l)} for l in rows]
 
     @tool(read_only=True, returns=Lease)
     def get_lease(self, lease_id: Id("lease")) -> dict:
@@ -145,8 +136,7 @@ class PropertyManagement(Service):
             trade: general, plumbing, electrical, hvac, appliance or pest_control.
             active: only active (true) or inactive (false) vendors.
         """
-        return [v.model_dump() for v in self.state.vendors.values()
-                if (trade is None or v.trade == trade) and (active is None or v.active == active)]
+        return [v.model_dump() for v in select(self.state.vendors.values(), eq("trade", trade), eq("active", active))]
 
     @tool(read_only=True, returns=list[MaintenanceRequest])
     def list_maintenance_requests(self, property_id: Optional[Id("property")] = None,
@@ -159,9 +149,8 @@ class PropertyManagement(Service):
             status: new, assigned, completed or cancelled.
             vendor_id: only this vendor's work.
         """
-        rows = [r for r in self.state.maintenance_requests.values()
-                if (property_id is None or r.property_id == property_id) and (status is None or r.status == status)
-                and (vendor_id is None or r.vendor_id == vendor_id)]
+        rows = select(self.state.maintenance_requests.values(), eq("property_id", property_id), eq("status", status),
+                      eq("vendor_id", vendor_id))
         return [r.model_dump() for r in sorted(rows, key=lambda r: (r.created_on, r.id), reverse=True)]
 
     @tool(read_only=True, returns=MaintenanceRequest)
@@ -205,17 +194,8 @@ class PropertyManagement(Service):
         """
         unit = self.lookup(self.state.units, unit_id, "unit")
         tenant = self.lookup(self.state.tenants, tenant_id, "tenant")
-        if end_date <= start_date:
-            raise Unprocessable("end_date must be after start_date.")
         rent = money(rent)
-        if security_deposit > DEPOSIT_MONTHS_CAP * rent:
-            raise Unprocessable(f"security_deposit {security_deposit:.2f} exceeds {DEPOSIT_MONTHS_CAP} months' rent "
-                                f"({DEPOSIT_MONTHS_CAP * rent:.2f}).")
-        for other in self.state.leases.values():
-            if (other.unit_id == unit.id and other.status != "ended"
-                    and other.start_date <= end_date and start_date <= other.end_date):
-                raise Conflict(f"unit {unit.id} already has {other.status} lease {other.id} "
-                               f"({other.start_date} to {other.end_date}).")
+        rules.check_lease_terms(self.state, unit, start_date, end_date, rent, security_deposit)
         lease = Lease(id=self.new_id("LSE"), property_id=unit.property_id, unit_id=unit.id, tenant_id=tenant.id,
                       tenant_name=tenant.name, tenant_email=tenant.email, start_date=start_date, end_date=end_date,
                       rent=rent, security_deposit=money(security_deposit),
@@ -254,14 +234,7 @@ class PropertyManagement(Service):
             deductions: why part of the deposit is kept (required when amount is below the deposit).
         """
         lease = self._lease(lease_id)
-        if lease.status != "ended":
-            raise Conflict(f"lease {lease.id} is {lease.status}; deposits are returned after move-out.")
-        if lease.deposit_returned is not None:
-            raise Conflict(f"the deposit of lease {lease.id} was already returned ({lease.deposit_returned:.2f}).")
-        if amount > lease.security_deposit:
-            raise Unprocessable(f"amount {amount:.2f} is above the deposit held ({lease.security_deposit:.2f}).")
-        if amount < lease.security_deposit and not deductions:
-            raise Unprocessable("a partial refund needs deductions explaining what is kept.")
+        rules.check_deposit_return(lease, amount, deductions)
         lease.deposit_returned, lease.deposit_deductions = money(amount), deductions
         return self._view(lease)
 
@@ -293,16 +266,7 @@ class PropertyManagement(Service):
             memo: what it is for.
         """
         lease = self._lease(lease_id)
-        if lease.status == "ended":
-            raise Conflict(f"lease {lease.id} has ended; post charges to an active lease.")
-        if charge_type == "late_fee":
-            late = [c for c, _ in unpaid_charges(lease) if c.charge_type == "rent"
-                    and (self.today - c.date).days > GRACE_DAYS]
-            if not late:
-                raise Unprocessable(f"no rent on lease {lease.id} is unpaid more than {GRACE_DAYS} days past due.")
-            if amount > LATE_FEE_CAP * lease.rent:
-                raise Unprocessable(f"a late fee is at most {LATE_FEE_CAP:.0%} of the rent "
-                                    f"({LATE_FEE_CAP * lease.rent:.2f}).")
+        rules.check_charge(lease, amount, charge_type, self.today)
         t = self._txn(lease, kind="charge", charge_type=charge_type, amount=money(amount),
                       date=due_date or self.today, memo=memo)
         return {**t.model_dump(), "lease_id": lease.id, "balance": balance(lease)}
@@ -320,11 +284,7 @@ class PropertyManagement(Service):
         """
         lease = self._lease(lease_id)
         when = payment_date or self.today
-        if when > self.today:
-            raise Unprocessable(f"payment_date {when} is in the future.")
-        if money(amount) > balance(lease):
-            raise Unprocessable(f"amount {amount:.2f} exceeds the open balance {balance(lease):.2f} "
-                                f"of lease {lease.id}.")
+        rules.check_payment(lease, amount, when, self.today)
         t = self._txn(lease, kind="payment", amount=money(amount), date=when, memo=reference)
         return {**t.model_dump(), "lease_id": lease.id, "balance": balance(lease)}
 
@@ -366,16 +326,7 @@ class PropertyManagement(Service):
         """
         r = self._request(request_id)
         v = self.lookup(self.state.vendors, vendor_id, "vendor")
-        if r.status not in ("new", "assigned"):
-            raise Conflict(f"request {r.id} is {r.status}; only new or assigned requests take a vendor.")
-        if scheduled_date < self.today:
-            raise Unprocessable(f"scheduled_date {scheduled_date} is in the past.")
-        if not v.active:
-            raise Unprocessable(f"vendor {v.id} is inactive.")
-        if v.trade not in (r.category, "general"):
-            raise Unprocessable(f"vendor {v.id} does {v.trade} work; request {r.id} needs {r.category} or general.")
-        if v.insurance_expires < scheduled_date:
-            raise Unprocessable(f"vendor {v.id}'s insurance ends {v.insurance_expires}, before the visit.")
+        rules.check_assignable(r, v, scheduled_date, self.today)
         r.status, r.vendor_id, r.vendor_name, r.scheduled_date = "assigned", v.id, v.name, scheduled_date
         r.estimate = r.estimate if estimate is None else money(estimate)
         return r.model_dump()
@@ -417,6 +368,3 @@ class PropertyManagement(Service):
     def build_seed_state(cls, fake: Faker, rng: random.Random, today: dt.date) -> PropertyManagementState:
         return build_seed(fake, rng, today)
 
-
-__all__ = ["Lease", "LeaseTransaction", "MaintenanceRequest", "Property", "PropertyManagement",
-           "PropertyManagementState", "Tenant", "Unit", "Vendor"]

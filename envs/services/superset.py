@@ -30,67 +30,19 @@ from __future__ import annotations
 
 import datetime as dt
 import random
-from typing import Annotated, Any, Optional, Union
+from typing import Annotated, Any, Optional
 
 from faker import Faker
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import Field
 
-from compoworld_gym.entities import Email
+from compoworld_gym.envs.services import _superset_rules as rules
 from compoworld_gym.envs.services import _superset_seed as seed
-from compoworld_gym.envs.services._superset_seed import (
-    Chart, ChartId, Dashboard, DashboardId, Dataset, DatasetId, Owner, SavedQuery, SupersetState, Tag,
-    TagObjectType, VizType, owner_of,
+from compoworld_gym.envs.services._superset_models import (
+    BASE_URL, Chart, ChartId, ChartPatch, Dashboard, DashboardId, DashboardPatch, Dataset, DatasetId, SavedQuery,
+    SavedQueryIn, SupersetState, Tag, TagObjectType, VizType,
 )
-from compoworld_gym.errors import Conflict, InvalidArgument, NotFound, Unprocessable
+from compoworld_gym.errors import Conflict, InvalidArgument, Unprocessable
 from compoworld_gym.service import Service, tool
-
-_SLUG = r"^[a-z0-9][a-z0-9-]{0,63}$"
-UserRef = Union[int, Email]
-
-
-class _Patch(BaseModel):
-    model_config = ConfigDict(extra="forbid", allow_inf_nan=False)
-
-
-class DashboardPatch(_Patch):
-    """Fields of a dashboard update (only those given change)."""
-
-    dashboard_title: Optional[str] = Field(default=None, min_length=1, max_length=500, description="New title.")
-    slug: Optional[str] = Field(default=None, pattern=_SLUG, description="New unique slug (lowercase, digits, '-').")
-    owners: Optional[list[UserRef]] = Field(default=None, description="New owners: user ids or user emails "
-                                            "(replaces the list; at least one).")
-    published: Optional[bool] = Field(default=None, description="Publish (true) or return to draft (false).")
-    certified_by: Optional[str] = Field(default=None, max_length=200,
-                                        description="Certifier; '' removes the certification.")
-    certification_details: Optional[str] = Field(default=None, max_length=1000, description="Certification note.")
-    json_metadata: Optional[dict[str, Any]] = Field(default=None, description="Replaces the JSON metadata.")
-
-
-class ChartPatch(_Patch):
-    """Fields of a chart update (only those given change)."""
-
-    slice_name: Optional[str] = Field(default=None, min_length=1, max_length=250, description="New title.")
-    description: Optional[str] = Field(default=None, max_length=2000, description="New description.")
-    viz_type: Optional[VizType] = Field(default=None, description="New visualization type.")
-    params: Optional[dict[str, Any]] = Field(default=None, description="Replaces the form data.")
-    dashboards: Optional[list[DashboardId]] = Field(default=None, description="Dashboards to place it on (replaces).")
-    owners: Optional[list[UserRef]] = Field(default=None, description="New owners: user ids or emails.")
-
-
-class SavedQueryIn(_Patch):
-    """A SQL Lab query to save."""
-
-    model_config = ConfigDict(extra="forbid", populate_by_name=True)
-    db_id: int = Field(description="Database id.")
-    sql: str = Field(min_length=1, max_length=20000, description="SQL text.")
-    label: str = Field(min_length=1, max_length=256, description="Display name.")
-    schema_name: Optional[str] = Field(default=None, alias="schema", description="Default schema (optional).")
-    description: str = Field(default="", max_length=2000, description="What the query answers.")
-
-
-def _listing(rows: list[Any]) -> dict:
-    return {"count": len(rows), "result": [r.model_dump(mode="json") for r in rows]}
-
 
 class Superset(Service):
     """Apache Superset: dashboards, charts, datasets, database connections, saved queries, tags."""
@@ -106,48 +58,14 @@ class Superset(Service):
     def _get(self, kind: str, collection: dict[str, Any], oid: int) -> Any:
         return self.lookup(collection, str(oid), kind)
 
-    def _user(self, ref: UserRef) -> Owner:
-        for u in self.state.users.values():
-            if (isinstance(ref, int) and u.id == ref) or (isinstance(ref, str) and u.email.lower() == ref.lower()):
-                return owner_of(u)
-        raise NotFound(f"no Superset user {ref!r}; owners are user ids or emails of existing users "
-                       "(see the owners of superset_dashboard_list).")
-
-    def _owners(self, refs: list[UserRef]) -> list[Owner]:
-        if not refs:
-            raise Unprocessable("an object needs at least one owner.")
-        out: list[Owner] = []
-        for ref in refs:
-            o = self._user(ref)
-            if all(o.id != x.id for x in out):
-                out.append(o)
-        return out
-
-    def _me(self) -> Owner:
-        return owner_of(self.state.users[str(self.state.current_user_id)])
-
     def _next(self, kind: str, collection: dict[str, Any]) -> int:
-        return seed.next_int_id(self.state.counters, kind, collection)
-
-    def _check_metrics(self, dataset: Dataset, params: dict[str, Any]) -> None:
-        metrics = params.get("metrics", [])
-        if not isinstance(metrics, list) or not all(isinstance(m, str) for m in metrics):
-            raise InvalidArgument("params.metrics must be a list of metric names.")
-        unknown = [m for m in metrics if m not in dataset.metrics]
-        if unknown:
-            raise Unprocessable(f"dataset {dataset.id} ({dataset.table_name}) has no metric {', '.join(unknown)}; "
-                                f"its metrics are {', '.join(dataset.metrics)}.")
-
-    def _dashboard_view(self, d: Dashboard) -> dict:
-        charts = [{"id": c.id, "slice_name": c.slice_name} for c in self.state.charts.values() if d.id in c.dashboards]
-        tags = [t.name for t in self.state.tags.values() if ("dashboard", d.id) in t.objects]
-        return {**d.model_dump(mode="json"), "charts": charts, "tags": tags}
+        return rules.next_int_id(self.state.counters, kind, collection)
 
     # ------------------------------------------------------------ dashboards
     @tool(read_only=True, returns=list[Dashboard])
     def superset_dashboard_list(self) -> dict:
         """List all dashboards (id, title, url, owners, published, certification)."""
-        return _listing(list(self.state.dashboards.values()))
+        return rules.listing(list(self.state.dashboards.values()))
 
     @tool(read_only=True, returns=Dashboard)
     def superset_dashboard_get_by_id(self, dashboard_id: DashboardId) -> dict:
@@ -157,7 +75,7 @@ class Superset(Service):
             dashboard_id: ID of the dashboard to retrieve.
         """
         d = self._get("dashboard", self.state.dashboards, dashboard_id)
-        return {"id": d.id, "result": self._dashboard_view(d)}
+        return {"id": d.id, "result": rules.dashboard_view(self.state, d)}
 
     @tool(read_only=False, returns=Dashboard)
     def superset_dashboard_create(self, dashboard_title: str = Field(min_length=1, max_length=500),
@@ -169,8 +87,9 @@ class Superset(Service):
             json_metadata: Optional JSON metadata (layout, colour scheme, filter configuration).
         """
         did = self._next("dashboard", self.state.dashboards)
-        d = Dashboard(id=did, dashboard_title=dashboard_title, url=f"{seed.BASE_URL}/superset/dashboard/{did}/",
-                      published=False, owners=[self._me()], json_metadata=json_metadata or {}, changed_on=self.now())
+        d = Dashboard(id=did, dashboard_title=dashboard_title, url=f"{BASE_URL}/superset/dashboard/{did}/",
+                      published=False, owners=[rules.current_owner(self.state)], json_metadata=json_metadata or {},
+                      changed_on=self.now())
         self.state.dashboards[str(did)] = d
         return {"id": did, "result": d.model_dump(mode="json")}
 
@@ -187,17 +106,17 @@ class Superset(Service):
         if patch.get("slug") and any(o.slug == patch["slug"] and o.id != d.id for o in self.state.dashboards.values()):
             raise Conflict(f"slug {patch['slug']!r} is already used by another dashboard.")
         if "owners" in patch:
-            d.owners = self._owners(data.owners or [])
+            d.owners = rules.owners_of(self.state, data.owners or [])
         for key in ("dashboard_title", "slug", "published", "json_metadata", "certified_by", "certification_details"):
             if key in patch and (patch[key] is not None or key in ("slug", "certified_by", "certification_details")):
                 setattr(d, key, patch[key])
-        d.url = f"{seed.BASE_URL}/superset/dashboard/{d.slug or d.id}/"
+        d.url = f"{BASE_URL}/superset/dashboard/{d.slug or d.id}/"
         if d.certified_by == "":
             d.certified_by = d.certification_details = None
         if d.certification_details and not d.certified_by:
             raise Unprocessable("certification_details need certified_by: name who certifies the dashboard.")
         d.changed_on = self.now()
-        return {"id": d.id, "result": self._dashboard_view(d)}
+        return {"id": d.id, "result": rules.dashboard_view(self.state, d)}
 
     @tool(read_only=False, destructive=True)
     def superset_dashboard_delete(self, dashboard_id: DashboardId) -> dict:
@@ -218,7 +137,7 @@ class Superset(Service):
     @tool(read_only=True, returns=list[Chart])
     def superset_chart_list(self) -> dict:
         """List all charts (id, slice_name, viz_type, datasource, dashboards)."""
-        return _listing(list(self.state.charts.values()))
+        return rules.listing(list(self.state.charts.values()))
 
     @tool(read_only=True, returns=Chart)
     def superset_chart_get_by_id(self, chart_id: ChartId) -> dict:
@@ -246,10 +165,10 @@ class Superset(Service):
         if datasource_type != "table":
             raise InvalidArgument(f"datasource_type {datasource_type!r} is not supported; use 'table' (a dataset).")
         ds = self._get("dataset", self.state.datasets, datasource_id)
-        self._check_metrics(ds, params)
+        rules.check_metrics(ds, params)
         cid = self._next("chart", self.state.charts)
         c = Chart(id=cid, slice_name=slice_name, viz_type=viz_type, datasource_id=ds.id, params=params,
-                  owners=[self._me()], changed_on=self.now())
+                  owners=[rules.current_owner(self.state)], changed_on=self.now())
         self.state.charts[str(cid)] = c
         return {"id": cid, "result": c.model_dump(mode="json")}
 
@@ -264,11 +183,11 @@ class Superset(Service):
         c = self._get("chart", self.state.charts, chart_id)
         patch = data.model_dump(exclude_unset=True)
         if patch.get("params") is not None:
-            self._check_metrics(self._get("dataset", self.state.datasets, c.datasource_id), patch["params"])
+            rules.check_metrics(self._get("dataset", self.state.datasets, c.datasource_id), patch["params"])
         if patch.get("dashboards") is not None:
             c.dashboards = sorted({self._get("dashboard", self.state.dashboards, x).id for x in patch["dashboards"]})
         if "owners" in patch:
-            c.owners = self._owners(data.owners or [])
+            c.owners = rules.owners_of(self.state, data.owners or [])
         for key in ("slice_name", "description", "viz_type", "params"):
             if patch.get(key) is not None:
                 setattr(c, key, patch[key])
@@ -350,7 +269,7 @@ class Superset(Service):
     @tool(read_only=True, returns=list[Dataset])
     def superset_dataset_list(self) -> dict:
         """List datasets (id, table, schema, database, owners, metrics)."""
-        return _listing(list(self.state.datasets.values()))
+        return rules.listing(list(self.state.datasets.values()))
 
     @tool(read_only=True, returns=Dataset)
     def superset_dataset_get_by_id(self, dataset_id: DatasetId) -> dict:
@@ -379,9 +298,9 @@ class Superset(Service):
         if any(x.database_id == db.id and x.table_name == table_name for x in self.state.datasets.values()):
             raise Unprocessable(f"dataset for {where[0].schema_name}.{table_name} on database {db.id} already exists.")
         did = self._next("dataset", self.state.datasets)
-        d = Dataset(id=did, table_name=table_name, schema_name=where[0].schema_name, database_id=db.id,
-                    owners=self._owners(owners) if owners is not None else [self._me()], columns=[],
-                    metrics=["count"], changed_on=self.now())
+        who = rules.owners_of(self.state, owners) if owners is not None else [rules.current_owner(self.state)]
+        d = Dataset(id=did, table_name=table_name, schema_name=where[0].schema_name, database_id=db.id, owners=who,
+                    columns=[], metrics=["count"], changed_on=self.now())
         self.state.datasets[str(did)] = d
         return {"id": did, "result": d.model_dump(mode="json")}
 
@@ -389,7 +308,7 @@ class Superset(Service):
     @tool(read_only=True)
     def superset_sqllab_get_saved_queries(self) -> dict:
         """List saved SQL Lab queries (id, label, database, SQL, author)."""
-        return _listing(list(self.state.saved_queries.values()))
+        return rules.listing(list(self.state.saved_queries.values()))
 
     @tool(read_only=True)
     def superset_saved_query_get_by_id(self, query_id: int) -> dict:
@@ -413,8 +332,8 @@ class Superset(Service):
             raise Unprocessable(f"database {db.id} ({db.database_name}) is not exposed in SQL Lab.")
         qid = self._next("saved_query", self.state.saved_queries)
         q = SavedQuery(id=qid, label=query_data.label, db_id=db.id, schema_name=query_data.schema_name,
-                       sql=query_data.sql, description=query_data.description, created_by=self._me(),
-                       changed_on=self.now())
+                       sql=query_data.sql, description=query_data.description,
+                       created_by=rules.current_owner(self.state), changed_on=self.now())
         self.state.saved_queries[str(qid)] = q
         return {"id": qid, "result": q.model_dump(mode="json")}
 
@@ -427,19 +346,12 @@ class Superset(Service):
     @tool(read_only=True)
     def superset_tag_list(self) -> dict:
         """List tags with the objects each is applied to."""
-        return _listing(list(self.state.tags.values()))
+        return rules.listing(list(self.state.tags.values()))
 
     @tool(read_only=True)
     def superset_tag_objects(self) -> dict:
         """All tagged objects: type, id, name and their tags."""
-        names = {"dashboard": (self.state.dashboards, "dashboard_title"), "chart": (self.state.charts, "slice_name"),
-                 "saved_query": (self.state.saved_queries, "label"), "dataset": (self.state.datasets, "table_name")}
-        found: dict[tuple[str, int], list[str]] = {}
-        for t in self.state.tags.values():
-            for obj in t.objects:
-                found.setdefault(obj, []).append(t.name)
-        rows = [{"type": k, "id": i, "name": getattr(names[k][0][str(i)], names[k][1]), "tags": tags}
-                for (k, i), tags in sorted(found.items())]
+        rows = rules.tagged_objects(self.state)
         return {"count": len(rows), "result": rows}
 
     @tool(read_only=False)

@@ -7,7 +7,7 @@ import datetime as dt
 import pytest
 from _svc_asserts import code, ok
 
-from compoworld_gym.envs.services._event_ticketing_seed import ticket_fee
+from compoworld_gym.envs.services._event_ticketing_rules import ticket_fee
 from compoworld_gym.envs.services.event_ticketing import EventTicketing
 
 MEGAN = "megan.jimenez9@hotmail.com"

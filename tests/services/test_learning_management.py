@@ -5,7 +5,9 @@ from __future__ import annotations
 import pytest
 from _svc_asserts import code, error, ok
 
-from compoworld_gym.envs.services.learning_management import LatePolicy, LearningManagement, late_deduction
+from compoworld_gym.envs.services._learning_management_models import LatePolicy
+from compoworld_gym.envs.services._learning_management_rules import late_deduction
+from compoworld_gym.envs.services.learning_management import LearningManagement
 
 PRIYA, MARCUS, HANNAH = "priya.raman@company.example", "marcus.bell@company.example", "hannah.kovacs@company.example"
 VINCENT, DANIEL, RACHEL = "vincent.evans@gmail.com", "daniel.price@yahoo.com", "rachel.rivera@gmail.com"

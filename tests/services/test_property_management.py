@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from _svc_asserts import code, ok
 
-from compoworld_gym.envs.services._property_management_seed import balance
+from compoworld_gym.envs.services._property_management_rules import balance
 from compoworld_gym.envs.services.property_management import PropertyManagement
 
 JEFFREY = "jeffrey.martinez17@yahoo.com"

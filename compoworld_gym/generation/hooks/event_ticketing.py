@@ -11,8 +11,8 @@ from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services._company import STAFF
-from compoworld_gym.envs.services._event_ticketing_seed import ticket_fee
-from compoworld_gym.envs.services.event_ticketing import Attendee, Event, Order, TicketClass
+from compoworld_gym.envs.services._event_ticketing_models import Attendee, Event, Order, TicketClass
+from compoworld_gym.envs.services._event_ticketing_rules import ticket_fee
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.hr_directory import employee_email, name_from_email
 from compoworld_gym.generation.links import (

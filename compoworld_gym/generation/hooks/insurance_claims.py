@@ -10,9 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordExists, RecordMatches
-from compoworld_gym.envs.services._insurance_claims_seed import EXAMINERS, FEE_SCHEDULE, PLANS
+from compoworld_gym.envs.services._insurance_claims_models import Claim, ClaimLine, Policy
+from compoworld_gym.envs.services._insurance_claims_rules import FEE_SCHEDULE, adjudicate
+from compoworld_gym.envs.services._insurance_claims_seed import EXAMINERS, PLANS
 from compoworld_gym.envs.services._patient_scheduling_seed import CLINIC_NPI, PAYERS
-from compoworld_gym.envs.services.insurance_claims import Claim, ClaimLine, Policy, adjudicate
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.patient_scheduling import CLAIMS, SCHEDULING, patient_id, shared_id
 from compoworld_gym.generation.links import (

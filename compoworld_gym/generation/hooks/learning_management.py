@@ -10,7 +10,7 @@ import datetime as dt
 from typing import Any, Optional
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
-from compoworld_gym.envs.services.learning_management import Assignment, Course, Enrollment, Submission
+from compoworld_gym.envs.services._learning_management_models import Assignment, Course, Enrollment, Submission
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.hr_directory import employee_email, name_from_email
 from compoworld_gym.generation.links import (

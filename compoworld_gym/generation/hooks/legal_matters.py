@@ -10,8 +10,8 @@ import datetime as dt
 from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordExists, RecordMatches
+from compoworld_gym.envs.services._legal_matters_models import Activity, Bill, Contact, Matter
 from compoworld_gym.envs.services._legal_matters_seed import PRACTICE_AREAS, TIME_NOTES, USERS
-from compoworld_gym.envs.services.legal_matters import Activity, Bill, Contact, Matter
 from compoworld_gym.generation.config import TODAY
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import (

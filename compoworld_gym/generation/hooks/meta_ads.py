@@ -9,7 +9,9 @@ from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
 from compoworld_gym.envs.services._company import DOMAIN
-from compoworld_gym.envs.services._meta_ads_seed import MetaAdsState, add_campaign, next_object_id
+from compoworld_gym.envs.services._meta_ads_models import MetaAdsState
+from compoworld_gym.envs.services._meta_ads_rules import next_object_id
+from compoworld_gym.envs.services._meta_ads_seed import add_campaign
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, SolveError, Write
 

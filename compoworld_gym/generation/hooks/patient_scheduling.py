@@ -10,8 +10,8 @@ import datetime as dt
 from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
+from compoworld_gym.envs.services._patient_scheduling_models import Appointment, Coverage, Patient, Slot
 from compoworld_gym.envs.services._patient_scheduling_seed import PATIENTS, PRACTITIONERS, REASONS
-from compoworld_gym.envs.services.patient_scheduling import Appointment, Coverage, Patient, Slot
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.links import Action, Found, Give, Need, Reader, Relay, ServiceLinks, Write, next_id
 

@@ -11,7 +11,7 @@ import datetime as dt
 from typing import Any, Optional
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
-from compoworld_gym.envs.services.property_management import (
+from compoworld_gym.envs.services._property_management_models import (
     Lease, MaintenanceRequest, Property, Tenant, Unit, Vendor,
 )
 from compoworld_gym.generation.context import Ctx, call

@@ -9,10 +9,10 @@ from __future__ import annotations
 from typing import Any
 
 from compoworld_gym.checks import OnlyChanged, RecordMatches
-from compoworld_gym.envs.services._superset_seed import (
-    ACCOUNT_REVIEW, BASE_URL, Dashboard, SupersetUser, next_int_id, owner_of,
-)
 from compoworld_gym.envs.services._company import STAFF
+from compoworld_gym.envs.services._superset_models import BASE_URL, Dashboard, SupersetUser, owner_of
+from compoworld_gym.envs.services._superset_rules import next_int_id
+from compoworld_gym.envs.services._superset_seed import ACCOUNT_REVIEW
 from compoworld_gym.generation.context import Ctx, call
 from compoworld_gym.generation.hooks.crm import staff_email
 from compoworld_gym.generation.links import (
