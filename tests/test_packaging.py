@@ -26,3 +26,22 @@ def test_every_package_is_listed_in_pyproject():
             found.add(name)
     assert sorted(found - listed) == []
     assert sorted(listed - found) == []
+
+
+def test_the_package_imports_from_a_checkout_without_the_package_dir_mapping():
+    # Regression (fresh-user review): after a plain `pip install .`, `python -m compoworld_gym...` run in
+    # the checkout's root imports the checkout's compoworld_gym/, where pyproject's package-dir mapping of
+    # envs/, wrappers/, baselines/ and benchmarks/ is not in force (ModuleNotFoundError: compoworld_gym.envs).
+    # `python -S` with only site-packages on PYTHONPATH reproduces it: no .pth file, so no editable mapping.
+    import site
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    code = ("import compoworld_gym.envs, compoworld_gym.wrappers, compoworld_gym.baselines.config, "
+            "compoworld_gym.benchmarks; print(compoworld_gym.envs.__file__)")
+    env = {"PYTHONPATH": ":".join(site.getsitepackages()), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run([sys.executable, "-S", "-c", code], cwd=root, env=env, capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert Path(out.stdout.strip()) == root / "envs" / "__init__.py"
