@@ -10,7 +10,7 @@ import pytest
 
 pytest.importorskip("openai")
 
-from compoworld_gym.generation import GenerationStats, generate_tasks  # noqa: E402
+from compoworld_gym.generation import LIBRARY_V1, GenerationStats, generate_tasks  # noqa: E402
 from compoworld_gym.generation.designer import DesignerError, OpenAIDesigner, get_designer  # noqa: E402
 
 
@@ -83,7 +83,8 @@ def test_a_leaking_designer_is_rejected(server) -> None:
     server.reply = leak
     stats = GenerationStats()
     with pytest.raises(Exception):
-        generate_tasks(1, seed=2, designer=_designer(server), stats=stats, max_attempts_per_task=3)
+        generate_tasks(1, seed=2, designer=_designer(server), stats=stats, max_attempts_per_task=3,
+                       library=LIBRARY_V1)  # seed 2's three walks of the first library all reach design
     assert stats.reasons["design: designer-leak"] == 3
 
 
@@ -91,7 +92,8 @@ def test_a_designer_that_drops_the_start_is_rejected(server) -> None:
     server.reply = lambda brief: "Please sort out the customer's problem and follow the usual rules."
     stats = GenerationStats()
     with pytest.raises(Exception):
-        generate_tasks(1, seed=2, designer=_designer(server), stats=stats, max_attempts_per_task=3)
+        generate_tasks(1, seed=2, designer=_designer(server), stats=stats, max_attempts_per_task=3,
+                       library=LIBRARY_V1)  # seed 2's three walks of the first library all reach design
     assert stats.reasons["design: designer-incomplete"] == 3
 
 
