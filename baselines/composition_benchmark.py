@@ -246,8 +246,21 @@ def _table(report: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def check_out_arg(out: Path) -> None:
+    """Create ``--out`` and probe-write it now, before the run (a read-only directory would otherwise
+    fail only at the end): one ``error:`` line and exit 2, as the ``compoworld`` commands do."""
+    import typer
+
+    from compoworld_gym.cli.common import check_out_dir
+
+    try:
+        check_out_dir(out)
+    except typer.Exit as exc:  # check_out_dir printed the line
+        raise SystemExit(exc.exit_code) from None
+
+
 def main(argv: Optional[Sequence[str]] = None) -> None:
-    """Command-line entry point (see the module docstring)."""
+    """Command-line entry point (see the module docstring); an unwritable ``--out`` exits 2 at once."""
     from compoworld_gym.baselines.learning_benchmark import stdout_to_stderr
 
     p = argparse.ArgumentParser(description="Single-service vs composed training at equal SFT tokens (CPU).")
@@ -261,6 +274,8 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
     settings = {k: base[k] if getattr(a, k) is None else getattr(a, k) for k in DEFAULTS}
     if any(v < 1 for v in settings.values()):
         p.error(f"every setting must be >= 1, got {settings}")
+    if a.out is not None:
+        check_out_arg(a.out)
     with stdout_to_stderr() if a.json else contextlib.nullcontext():
         if a.json:
             import datasets

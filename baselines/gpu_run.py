@@ -341,7 +341,9 @@ def _refuse(message: str) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> None:
-    """Command-line entry point (see the module docstring). Exit 2 without CUDA or vLLM (GPU path)."""
+    """Command-line entry point (see the module docstring). Exit 2 without CUDA or vLLM (GPU path), or
+    with an unwritable ``--out``."""
+    from compoworld_gym.baselines.composition_benchmark import check_out_arg
     from compoworld_gym.baselines.learning_benchmark import stdout_to_stderr
 
     a = parse_cli(argv)
@@ -354,6 +356,7 @@ def main(argv: Optional[Sequence[str]] = None) -> None:
             import vllm  # noqa: F401
         except ImportError as exc:
             _refuse(NO_VLLM.format(exc))
+    check_out_arg(a.out)  # before the model loads and the budget starts, not after the run
     with stdout_to_stderr() if a.json else contextlib.nullcontext():
         if a.json:  # warnings only: the trainers' info lines and progress bars are noise around a report
             import datasets

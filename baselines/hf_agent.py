@@ -39,32 +39,51 @@ def _in_hub_cache(model: str) -> bool:
     return isinstance(try_to_load_from_cache(model, "config.json"), str)
 
 
-def check_model_path(model: str) -> None:
-    """Check that a model name can load without a download.
+def check_model_path(model: str) -> str:
+    """Check that a model name can load without a download; returns the path (or name) to load.
 
-    ``"tiny"``, a fetched registry name (``"smollm2"``, see
-    :mod:`compoworld_gym.models`), a directory holding ``config.json`` and a
-    hub id already in the local cache pass; so does a bare name (left to
-    ``from_pretrained``). A path-like name (with ``/`` or starting with ``.``
-    or ``~``) that is no such directory would otherwise be read as a hub
-    repository id and fail with a confusing repository-name error.
+    The one check of every ``--model`` that names a local model (``compoworld
+    eval --agent hf``, the zero-shot, SFT, GRPO and GPU scripts, via
+    :func:`load_model`). Passes: ``"tiny"``; a fetched registry name
+    (``"smollm2"``, see :mod:`compoworld_gym.models`), returned as its
+    directory; a directory holding ``config.json``; a hub id (``owner/name``)
+    already in the local hub cache. Everything else fails at once, so nothing
+    ever reaches the model hub (:func:`load_model` also loads with
+    ``local_files_only=True``).
 
     Raises:
-        FileNotFoundError: the directory does not exist, or holds no model;
-            a registry name not fetched yet
-            (:class:`~compoworld_gym.models.ModelNotFetchedError`, naming the command).
+        FileNotFoundError: a bare name that is neither a registry name nor a
+            local directory (the message suggests close registry names); a
+            directory that does not exist or holds no model; a registry name
+            not fetched yet (:class:`~compoworld_gym.models.ModelNotFetchedError`,
+            naming the command).
     """
     model = resolve_model(model)
     path_like = "/" in model or model.startswith((".", "~"))
-    if model == "tiny" or not path_like or _in_hub_cache(model):
-        return
+    if model == "tiny" or _in_hub_cache(model):
+        return model
     path = Path(model).expanduser()
+    if not path_like and not path.is_dir():
+        raise FileNotFoundError(_unknown_name(model))
     if not path.is_dir():
         raise FileNotFoundError(f"model directory {model} does not exist (nothing is downloaded; "
                                 "give a local model directory or 'tiny')")
     if not (path / "config.json").is_file():
         raise FileNotFoundError(f"model directory {model} holds no model (no config.json); give the directory "
                                 "a model was saved to (save_pretrained), or 'tiny'")
+    return model
+
+
+def _unknown_name(model: str) -> str:
+    """The one-line error of a bare ``--model`` name that names nothing loadable (with close matches)."""
+    import difflib
+
+    from compoworld_gym.models import MODELS
+
+    known = sorted(MODELS) + ["tiny"]
+    close = difflib.get_close_matches(model.lower(), known, n=3, cutoff=0.6)
+    hint = f" (did you mean {' or '.join(close)}?)" if close else f" (known: {', '.join(known)})"
+    return f"unknown model {model!r}: not a local directory and not a fetchable model{hint}"
 
 
 def load_model(model: Any, tokenizer: Any = None, seed: int = 0, device: Optional[str] = None
@@ -72,9 +91,9 @@ def load_model(model: Any, tokenizer: Any = None, seed: int = 0, device: Optiona
     """Resolve ``model`` to ``(model, tokenizer)``.
 
     Args:
-        model: a ``PreTrainedModel``; a local directory or hub id for
-            ``from_pretrained`` (no downloads happen on machines without
-            network access); a registry name of :mod:`compoworld_gym.models`
+        model: a ``PreTrainedModel``; a local directory, or a hub id
+            already in the local hub cache (nothing is ever downloaded:
+            :func:`check_model_path`); a registry name of :mod:`compoworld_gym.models`
             (``"smollm2"``, once ``compoworld models fetch smollm2`` ran); or
             ``"tiny"``: the randomly initialised tiny Qwen3 model of
             :mod:`.tiny_model` (for smoke tests, not a baseline anyone should report).
@@ -84,12 +103,11 @@ def load_model(model: Any, tokenizer: Any = None, seed: int = 0, device: Optiona
 
     Raises:
         ValueError: a model object without a tokenizer.
-        FileNotFoundError: a model path that holds no model, or a registry
-            name not fetched yet (:func:`check_model_path`).
+        FileNotFoundError: an unknown bare name, a model path that holds no
+            model, or a registry name not fetched yet (:func:`check_model_path`).
     """
     if isinstance(model, str):
-        model = resolve_model(model)
-        check_model_path(model)
+        model = check_model_path(model)
     import torch
 
     if isinstance(model, str) and model == "tiny":
@@ -99,8 +117,9 @@ def load_model(model: Any, tokenizer: Any = None, seed: int = 0, device: Optiona
     elif isinstance(model, str):
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        tokenizer = tokenizer or AutoTokenizer.from_pretrained(model)
-        model = AutoModelForCausalLM.from_pretrained(model, dtype="auto")
+        # local_files_only: a name check_model_path let through must never turn into a hub request
+        tokenizer = tokenizer or AutoTokenizer.from_pretrained(model, local_files_only=True)
+        model = AutoModelForCausalLM.from_pretrained(model, dtype="auto", local_files_only=True)
     elif tokenizer is None:
         raise ValueError("a model object needs its tokenizer: HFAgent(model, tokenizer=...)")
     device = device or ("cuda" if torch.cuda.is_available() else "cpu")
@@ -175,4 +194,4 @@ class HFAgent(ChatAgent):
         return turn
 
 
-__all__ = ["HFAgent", "load_model"]
+__all__ = ["HFAgent", "check_model_path", "load_model"]

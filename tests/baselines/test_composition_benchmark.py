@@ -86,3 +86,18 @@ def test_quick_run_reports_spread_over_three_seeds_and_writes_the_png(tmp_path, 
         tokens = seed["sft_tokens"]
         assert abs(tokens["single"] - tokens["composed"]) <= 0.1 * tokens["composed"]
         assert seed["tasks"]["heldout"] == 1 and seed["heldout_combos"]
+
+
+@pytest.mark.parametrize("script", ["composition_benchmark", "gpu_run"])
+def test_an_unwritable_out_fails_before_the_run(script, tmp_path, monkeypatch, capsys):
+    import importlib
+
+    module = importlib.import_module(f"compoworld_gym.baselines.{script}")
+    monkeypatch.setattr(module, "run", lambda *a, **k: pytest.fail("the run must not start"))
+    (tmp_path / "file").write_text("x")  # a directory under a file cannot be made, even by root
+    out = tmp_path / "file" / "run"
+    argv = ["--quick"] if script == "composition_benchmark" else ["--dry-run"]
+    with pytest.raises(SystemExit) as exc:
+        module.main([*argv, "--out", str(out)])
+    assert exc.value.code == 2
+    assert capsys.readouterr().err == f"error: cannot write in {out}: Not a directory\n"

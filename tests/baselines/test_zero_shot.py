@@ -201,3 +201,11 @@ def test_bad_settings_and_a_missing_model_are_one_line(monkeypatch, tmp_path, ca
     assert len(err.splitlines()) == 1 and err.startswith("error: ") and "compoworld models fetch smollm2" in err
     assert main(["--model", "tiny", "--builtin", "13"]) == 2
     assert "builtin must be at most 12" in capsys.readouterr().err
+    monkeypatch.chdir(tmp_path)
+    assert main(["--model", "smolm2", "--generated", "0"]) == 2  # a typo: at once, no hub (issue 16)
+    assert capsys.readouterr().err == ("error: unknown model 'smolm2': not a local directory and not a fetchable "
+                                       "model (did you mean smollm2?)\n")
+    (tmp_path / "file").write_text("x")
+    assert main(["--model", "tiny", "--builtin", "1", "--generated", "0", "--out", str(tmp_path / "file")]) == 2
+    assert capsys.readouterr().err == f"error: {tmp_path / 'file'} is a file; --out takes a directory " \
+                                      "(its files are written inside it)\n"

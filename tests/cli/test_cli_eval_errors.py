@@ -147,6 +147,76 @@ def test_missing_local_model_directory_is_one_line_exit_2(model, tmp_path, monke
                           "give a local model directory or 'tiny')\n")
 
 
+def _no_hub_loads(monkeypatch):
+    """Make every ``from_pretrained`` of the HF agent fail the test (it would ask the model hub)."""
+    import transformers
+
+    def refuse(*args, **kwargs):
+        pytest.fail(f"from_pretrained{args} must not run for an unknown model name")
+
+    monkeypatch.setattr(transformers.AutoTokenizer, "from_pretrained", refuse)
+    monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", refuse)
+
+
+@pytest.mark.parametrize(("model", "hint"), [("smolm2", "did you mean smollm2?"), ("tinny", "did you mean tiny?"),
+                                             ("gpt5", "known: smollm2, tiny")])
+def test_a_mistyped_bare_model_name_fails_at_once_without_the_hub(model, hint, tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    monkeypatch.chdir(tmp_path)
+    _no_hub_loads(monkeypatch)
+    out = runner.invoke(app, ["eval", "--agent", "hf", "--model", model])
+    assert (out.exit_code, out.stderr) == (2, f"error: unknown model {model!r}: not a local directory and not a "
+                                              f"fetchable model ({hint})\n")
+
+
+def test_a_bare_name_of_a_local_directory_loads_local_files_only(tmp_path, monkeypatch):
+    pytest.importorskip("torch")
+    transformers = pytest.importorskip("transformers")
+    from compoworld_gym.baselines.hf_agent import check_model_path, load_model
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mymodel").mkdir()
+    (tmp_path / "mymodel" / "config.json").write_text("{}")
+    assert check_model_path("mymodel") == "mymodel"  # a bare name that is a local directory passes
+    seen = []
+
+    class Stub:
+        def to(self, device):
+            return self
+
+    def record(name, **kwargs):
+        seen.append((name, kwargs.get("local_files_only")))
+        return Stub()
+
+    monkeypatch.setattr(transformers.AutoTokenizer, "from_pretrained", record)
+    monkeypatch.setattr(transformers.AutoModelForCausalLM, "from_pretrained", record)
+    load_model("mymodel", device="cpu")
+    assert seen == [("mymodel", True), ("mymodel", True)]
+
+
+def test_threads_reaches_torch_before_the_hf_agent_loads(monkeypatch):
+    torch = pytest.importorskip("torch")
+    pytest.importorskip("transformers")
+    from compoworld_gym.baselines import agents
+
+    events = []
+    monkeypatch.setattr(torch, "set_num_threads", lambda n: events.append(("threads", n)))
+
+    def make_agent(name, **kwargs):
+        events.append(("load", name))
+        raise ValueError("stop here")
+
+    monkeypatch.setattr(agents, "make_agent", make_agent)
+    out = runner.invoke(app, ["eval", "--agent", "hf", "--model", "tiny", "--threads", "1"])
+    assert (out.exit_code, out.stderr) == (2, "error: cannot build agent 'hf': stop here\n")
+    assert events == [("threads", 1), ("load", "hf")]
+    events.clear()
+    runner.invoke(app, ["eval", "--agent", "hf", "--model", "tiny"])
+    assert events == [("load", "hf")]  # no --threads: torch's own default is left alone
+    assert runner.invoke(app, ["eval", "--threads", "0"]).exit_code == 2
+
+
 @pytest.mark.parametrize(("agent", "module", "extra"), [("openai", "openai", "openai"), ("hf", "torch", "train"),
                                                          ("hf", "transformers", "train")])
 def test_missing_extra_is_one_line_on_stderr(agent, module, extra, monkeypatch):
