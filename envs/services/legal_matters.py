@@ -245,7 +245,7 @@ class LegalMatters(Service):
 
     @tool(read_only=False, returns=Activity)
     def create_time_entry(self, matter_id: Id("matter"), user_email: Email, date: Date,
-                          hours: float = Field(gt=0, le=24), note: str = Field(min_length=3, max_length=500),
+                          hours: float = Field(ge=0.1, le=24), note: str = Field(min_length=3, max_length=500),
                           rate: Optional[Money] = Field(default=None, ge=0, le=10000), billable: bool = True) -> dict:
         """Record time on a matter, in 0.1-hour increments, at the user's rate unless one is given.
 
@@ -253,7 +253,7 @@ class LegalMatters(Service):
             matter_id: the matter (not closed).
             user_email: who did the work.
             date: date worked (YYYY-MM-DD), not in the future.
-            hours: hours worked, a multiple of 0.1.
+            hours: hours worked, a multiple of 0.1 (at least 0.1).
             note: narrative for the bill.
             rate: hourly rate in USD (default: the user's rate).
             billable: whether it goes on a bill.

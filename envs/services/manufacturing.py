@@ -205,14 +205,14 @@ class Manufacturing(Service):
         return bom.model_dump()
 
     @tool(read_only=False, returns=ManufacturingOrder)
-    def create_manufacturing_order(self, sku: Sku, planned_quantity: float = Field(gt=0, le=100000),
+    def create_manufacturing_order(self, sku: Sku, planned_quantity: float = Field(ge=0.001, le=100000),
                                    due_date: Optional[Date] = None, order_id: Optional[Id("order")] = None,
                                    note: Optional[str] = Field(default=None, max_length=500)) -> dict:
         """Create a not-started MO for a product; its ingredients come from the product's BOM.
 
         Args:
             sku: the product to make.
-            planned_quantity: units to make.
+            planned_quantity: units to make (quantities are kept to 3 decimals, so at least 0.001).
             due_date: production deadline (YYYY-MM-DD, not in the past); default in 7 days.
             order_id: the sales order it is made for (make-to-order).
             note: a note for the shop floor.
@@ -236,7 +236,7 @@ class Manufacturing(Service):
 
     @tool(read_only=False, returns=ManufacturingOrder)
     def update_manufacturing_order(self, mo_id: Id("manufacturing_order"),
-                                   planned_quantity: Optional[float] = Field(default=None, gt=0, le=100000),
+                                   planned_quantity: Optional[float] = Field(default=None, ge=0.001, le=100000),
                                    due_date: Optional[Date] = None) -> dict:
         """Change the quantity or deadline of a not-started MO (ingredients are recomputed).
 
@@ -283,7 +283,7 @@ class Manufacturing(Service):
 
     @tool(read_only=False, returns=ManufacturingOrder)
     def complete_manufacturing_order(self, mo_id: Id("manufacturing_order"),
-                                     produced_quantity: Optional[float] = Field(default=None, gt=0, le=100000)
+                                     produced_quantity: Optional[float] = Field(default=None, ge=0.001, le=100000)
                                      ) -> dict:
         """Finish an MO in progress: its materials are consumed and the units made go into stock.
 

@@ -169,3 +169,15 @@ def test_failed_write_rolls_back(svc):
 def test_seed_is_deterministic(make_service):
     assert make_service(LegalMatters, seed=3).state_dict() == make_service(LegalMatters, seed=3).state_dict()
     assert make_service(LegalMatters, seed=3).state_dict() != make_service(LegalMatters, seed=4).state_dict()
+
+
+def test_a_time_entry_below_one_increment_is_a_400_not_an_invalid_record(make_service):
+    # Regression (fuzz, seed 11): hours=5e-324 passed gt=0 and the 0.1 check, rounded to 0 and made a 500.
+    from compoworld_gym.envs.services.legal_matters import LegalMatters
+
+    svc = make_service(LegalMatters)
+    before = svc.state_dict()
+    out = svc.call("create_time_entry", {"matter_id": "MAT-0001", "user_email": "aisha.khan@company.example",
+                                         "date": "2025-09-27", "hours": 5e-324, "note": "research"})
+    assert out["error"]["code"] == 400 and "hours" in out["error"]["message"]
+    assert svc.state_dict() == before

@@ -124,3 +124,14 @@ def test_failed_write_rolls_back(svc):
 
 def test_seed_is_deterministic(make_service):
     assert make_service(Manufacturing, seed=5).state_dict() == make_service(Manufacturing, seed=5).state_dict()
+
+
+def test_a_quantity_below_the_kept_precision_is_a_400_not_an_invalid_record(make_service):
+    # Regression (fuzz, seed 11): planned_quantity=1e-323 passed gt=0, rounded to 0 and made a 500.
+    from compoworld_gym.envs.services.manufacturing import Manufacturing
+
+    svc = make_service(Manufacturing)
+    before = svc.state_dict()
+    out = svc.call("create_manufacturing_order", {"sku": "CH-ERG-05", "planned_quantity": 1e-323})
+    assert out["error"]["code"] == 400 and "planned_quantity" in out["error"]["message"]
+    assert svc.state_dict() == before
