@@ -189,6 +189,9 @@ class Manufacturing(Service):
             material_sku: the ingredient's SKU (a material).
             quantity: quantity per unit, in the material's unit of measure.
         """
+        if 0 < quantity < 0.001:  # quantities are kept to 3 decimals: this would be a line of 0
+            raise InvalidArgument(f"quantity {quantity:g} is below 0.001, the precision quantities are kept to; "
+                                  "give 0 to remove the line.")
         product, material = self._item(sku), self._item(material_sku)
         if product.kind != "product":
             raise Unprocessable(f"{product.sku} is a material; only products have a BOM.")

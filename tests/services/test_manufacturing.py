@@ -135,3 +135,14 @@ def test_a_quantity_below_the_kept_precision_is_a_400_not_an_invalid_record(make
     out = svc.call("create_manufacturing_order", {"sku": "CH-ERG-05", "planned_quantity": 1e-323})
     assert out["error"]["code"] == 400 and "planned_quantity" in out["error"]["message"]
     assert svc.state_dict() == before
+
+
+def test_a_bom_quantity_below_the_kept_precision_is_a_400(make_service):
+    # Regression (fuzz, seed 12): quantity=4.3e-56 kept the line but rounded it to 0, a 500.
+    from compoworld_gym.envs.services.manufacturing import Manufacturing
+
+    svc = make_service(Manufacturing)
+    before = svc.state_dict()
+    out = svc.call("set_bom_line", {"sku": "CH-ERG-05", "material_sku": "MAT-ALU-ARM", "quantity": 4.3e-56})
+    assert out["error"]["code"] == 400 and "0.001" in out["error"]["message"]
+    assert svc.state_dict() == before
