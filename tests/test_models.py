@@ -19,8 +19,9 @@ from typer.testing import CliRunner
 
 from compoworld_gym import models
 from compoworld_gym.cli import app
+from compoworld_gym.model_cache import models_dir
 from compoworld_gym.models import (MANIFEST, MODELS, FetchManifest, ModelFetchError, ModelNotFetchedError,
-                                   extract_gguf, fetch_model, model_dir, models_dir, read_manifest, resolve_model)
+                                   extract_gguf, fetch_model, model_dir, read_manifest, resolve_model)
 
 runner = CliRunner()
 GGUF = MODELS["smollm2"].gguf_member
