@@ -80,6 +80,25 @@ ID_KINDS: tuple[str, ...] = (
     "envelope", "candidate", "job_application", "interview", "oncall_schedule", "escalation_policy",
     "pipeline", "pipeline_run", "secret", "search_index", "bill", "quote", "rental_agreement", "rental_car",
     "job_posting",  # recruiting: a requisition with openings (not a field-service job)
+    # data platforms, LLM ops
+    "cache_key", "dbt_model", "dbt_run", "prompt", "trace", "ml_project",
+    # developer tools, cloud, building automation
+    "merge_request", "resource_group", "role_assignment", "device_entity", "automation",
+    # community chat, documents, web publishing
+    "guild", "discord_channel", "forum_post", "document", "blog_post",
+    # healthcare admin: e-prescribing, labs, prior authorization
+    "prescription", "lab_order", "lab_result", "prior_authorization",
+    # finance ops: subscription billing, bank feeds, sales tax
+    "billing_plan", "billing_subscription", "bank_transaction", "bank_account", "tax_transaction",
+    "tax_exemption",
+    # mortgage, real-estate listings, student records
+    "loan_application", "loan_condition", "listing", "showing", "offer", "student", "course_section",
+    "grade",
+    # courts, customs, warehousing
+    "court_case", "court_filing", "hearing", "customs_entry", "inbound_shipment", "bin", "pick_list",
+    # newsletters, podcasts, venues
+    "newsletter_list", "newsletter_campaign", "podcast_show", "podcast_episode", "venue_event",
+    "venue_lead", "banquet_order",
 )
 
 ENTITY_TYPES: frozenset[str] = frozenset(VALUE_TYPES) | frozenset(f"{k}_id" for k in ID_KINDS)

@@ -48,6 +48,7 @@ FAMILIES: dict[str, frozenset[str]] = {
         "legal": {"customer", "workforce"}, "healthcare": {"customer"}, "education": {"customer", "workforce"},
         "real_estate": {"customer"}, "events": {"customer", "workforce"}, "manufacturing": {"customer"},
         "government": {"customer"}, "devops": {"engineering"}, "developer_tools": {"engineering"},
+        "media": {"customer"},
     }.items()}
 
 
