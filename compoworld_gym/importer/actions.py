@@ -15,9 +15,13 @@ not fit is a 400 and, the call being transactional, nothing changes.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Callable
 
 from compoworld_gym.errors import NotFound
+from compoworld_gym.importer.batch import run_batch
+from compoworld_gym.importer.functions import run_function
+from compoworld_gym.importer.journal import append_entry, clear_entries
 from compoworld_gym.importer.engine import (
     BASE_HANDLERS,
     insert,
@@ -65,20 +69,25 @@ def _action(service: Any, op: ResourceOp, coll: Collection, args: dict[str, Any]
 
 
 HANDLERS: dict[str, Callable[..., Any]] = {**BASE_HANDLERS, "count": _count, "upsert": _upsert,
-                                           "action": _action}
+                                           "action": _action, "journal_clear": clear_entries}
 
 
-def make_handler(op: ResourceOp) -> Callable[..., Any]:
-    """The ``handler(service, **arguments)`` of an engine-run tool.
+def make_handler(op: ResourceOp, tool: str = "", schema: dict[str, Any] | None = None) -> Callable[..., Any]:
+    """The ``handler(service, **arguments)`` of the engine-run tool ``tool``
+    (``schema``: its inputSchema, which a pure function reads its inputs by).
 
     Raises:
-        KeyError: ``op.verb`` is not one of :data:`HANDLERS`.
+        KeyError: ``op.verb`` is not one of :data:`HANDLERS`, ``journal`` nor ``function``.
     """
-    run = HANDLERS[op.verb]
+    if op.verb == "function":
+        return lambda *positional, **arguments: run_function(op.function, positional[0], arguments, schema or {})
+    run = functools.partial(append_entry, tool=tool) if op.verb == "journal" else HANDLERS[op.verb]
 
     def handler(*positional: Any, **arguments: Any) -> Any:
         # The service comes positionally: a tool may have a parameter called "service".
         service = positional[0]
+        if op.batch_of is not None:
+            return run_batch(service, op, run, arguments)
         coll = service.collections[op.collection]
         return run(service, op, coll, arguments)
 

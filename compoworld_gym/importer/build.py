@@ -72,7 +72,7 @@ def _hints(tool: ToolDef, verb: Optional[str]) -> tuple[bool, bool, bool]:
     words = tokens(tool.name)
     first = next((w for w in words[:3] if w in VERBS or w in _READ_VERBS or w in _DESTRUCTIVE), None)
     if verb is not None:
-        read_only = verb in READERS or verb == "count"
+        read_only = verb in READERS or verb in ("count", "function")
     else:
         read_only = first in _READ_VERBS or VERBS.get(first or "") in READERS
     destructive = bool(first in _DESTRUCTIVE or verb == "delete")
@@ -91,7 +91,7 @@ def _record_entities(model: type) -> frozenset[str]:
 
 def _produces(records: dict[str, Any], op: Any, tool: ToolDef) -> frozenset[str]:
     if op is not None:
-        if op.verb == "delete":
+        if op.verb in ("delete", "function"):
             return frozenset()
         return _record_entities(records[op.collection])
     shape = shape_of(tool.name)
@@ -114,7 +114,7 @@ def _tool_spec(tool: ToolDef, op: Any, plan_records: dict[str, Any], collections
             props[op.id_param] = {**props[op.id_param], "x-entity": f"{kind}_id"}
             tagged = {**tagged, "properties": props}
     read_only, destructive, idempotent = _hints(tool, op.verb if op else None)
-    handler = make_handler(op) if op is not None else _simulated(tool.name)
+    handler = make_handler(op, tool.name, schema) if op is not None else _simulated(tool.name)
     description = tool.description.strip() or tool.name.replace("_", " ")
     return ToolSpec(name=tool.name, description=description, input_schema=tagged, handler=handler,
                     validate=validate, read_only=read_only, destructive=destructive, idempotent=idempotent,

@@ -82,18 +82,21 @@ def shape_of(tool_name: str, verbs: Optional[dict[str, str]] = None) -> Optional
     words = tokens(tool_name)
     if not words or {"batch", "bulk"} & set(words):
         return None
-    idx = next((i for i, w in enumerate(words[:3]) if w in verbs), None)
-    if idx is not None:
-        rest = words[idx + 1:]
-        cut = next((i for i, w in enumerate(rest) if w in _PREPOSITIONS), len(rest))
-        noun = [w for w in rest[:cut] if w not in _FILLER]
-        while noun and noun[-1] in _TRAILING:
-            noun.pop()
-        if not rest and idx > 0:  # noun-first style: ``emails_get``, ``dataset_create``
-            noun = [words[idx - 1]]
-        verb = verbs[words[idx]]
-    else:
+    idx = next((i for i, w in enumerate(words[:4]) if w in verbs), None)
+    if idx is None:
         return None
+    rest = words[idx + 1:]
+    cut = next((i for i, w in enumerate(rest) if w in _PREPOSITIONS), len(rest))
+    noun = [w for w in rest[:cut] if w not in _FILLER]
+    while noun and noun[-1] in _TRAILING:
+        noun.pop()
+    if not noun and idx > 0:
+        # Noun-first style: ``emails_get``, ``dataset_create``, ``superset_chart_get_by_id``,
+        # ``drive_shared_drive_get`` (the first word of a longer prefix is the server's name).
+        noun = words[1:idx] if idx >= 2 else words[:idx]
+    elif idx == 3:
+        return None  # ``a_b_c_verb_x``: too far in to be the verb of a resource name
+    verb = verbs[words[idx]]
     if not noun or len(noun) > 3 or not all(w.isalpha() for w in noun):
         return None
     many = singular(noun[-1]) != noun[-1]
@@ -137,6 +140,8 @@ class Collection:
         singleton: the collection holds one record (a setting read by a
             parameterless getter and written by a setter).
         unique: tuples of fields whose values name one record (``("owner", "repo")``).
+        journal: the session journal of reasoning tools: never seeded (see
+            :mod:`~compoworld_gym.importer.journal`).
     """
 
     name: str
@@ -150,6 +155,7 @@ class Collection:
     seeded: bool = False
     singleton: bool = False
     unique: list[tuple[str, ...]] = field(default_factory=list)
+    journal: bool = False
 
 
 @dataclass(frozen=True)
@@ -168,6 +174,11 @@ class ResourceOp:
         status: the ``status`` an action verb sets (``close`` → ``closed``).
         target_field: the field a ``set_x``/``assign`` action writes.
         value_param: the parameter holding that field's new value.
+        batch_of: for a batch tool, the single-record tool it repeats per
+            item (see :mod:`~compoworld_gym.importer.batch`).
+        items_param: for a batch tool, the array parameter of the items.
+        function: for a pure function (verb ``function``), its key in
+            :data:`compoworld_gym.importer.functions.FUNCTIONS`.
     """
 
     verb: str
@@ -178,6 +189,9 @@ class ResourceOp:
     status: Optional[str] = None
     target_field: Optional[str] = None
     value_param: Optional[str] = None
+    batch_of: Optional[str] = None
+    items_param: Optional[str] = None
+    function: Optional[str] = None
 
 
 def parent_params(schema: dict[str, Any], collections: dict[str, Collection], own: str,

@@ -9,6 +9,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from compoworld_gym.importer.batch import add_batch_ops
+from compoworld_gym.importer.functions import function_for
+from compoworld_gym.importer.journal import add_journal_ops
 from compoworld_gym.importer.keys import is_key, is_scalar, record_fields
 from compoworld_gym.importer.names import identifier, plural, tokens
 from compoworld_gym.importer.outside import outside_world_reason
@@ -24,8 +27,10 @@ from compoworld_gym.importer.resources import (
     NO_PATTERN,
     NOT_STORED,
     OUTSIDE_NOUN,
+    PARAMETERLESS,
     SEARCH_ONLY,
     STATUS_FIELD,
+    UNKEYED,
     UNSUPPORTED,
     add_seeded,
     keyed_op,
@@ -211,7 +216,10 @@ def plan_server(schemas: dict[str, dict[str, Any]], descriptions: dict[str, str]
     _integer_references(collections, shapes, schemas)
     plan = ServerPlan(collections=collections)
     for name, shape in shapes.items():
-        if outside[name] is not None or shape is None:
+        function = function_for(name, schemas[name])
+        if function is not None:
+            plan.ops[name] = ResourceOp("function", "", function=function)
+        elif outside[name] is not None or shape is None:
             plan.reasons[name] = outside[name] or NO_PATTERN
         elif shape.collection not in collections:
             plan.reasons[name] = NOT_STORED
@@ -222,6 +230,9 @@ def plan_server(schemas: dict[str, dict[str, Any]], descriptions: dict[str, str]
             else:
                 plan.ops[name] = op
     _drop_unfounded(plan, schemas, {full_shape(n).collection for n in schemas if outside[n] and full_shape(n)})
+    add_batch_ops(plan.ops, plan.reasons, schemas)
+    add_journal_ops(collections, plan.ops, plan.reasons, schemas, descriptions,
+                    {n for n, why in plan.reasons.items() if why in (NO_PATTERN, UNKEYED, PARAMETERLESS)})
     used = {op.collection for op in plan.ops.values()} | {t for op in plan.ops.values() for t in op.parents.values()}
     plan.collections = {n: c for n, c in collections.items() if n in used or not c.seeded}
     _name_fields(plan.collections)

@@ -65,7 +65,7 @@ class ImportedService(Service):
         """
         svc = cls(cls.State(), today=today)
         order = sorted(cls.collections.values(), key=lambda c: len(_parents_of(cls, c)))
-        for coll in order:
+        for coll in (c for c in order if not c.journal):
             parents = _parents_of(cls, coll)
             # Seeded records always carry the fields getters name them by, and a name.
             required = coll.required | {f for key in coll.unique for f in key}

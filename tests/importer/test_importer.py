@@ -65,7 +65,7 @@ def test_names_and_shapes():
     assert shape_of("crm_search_companies").collection == "company"
     assert (shape_of("emails_get").verb, shape_of("emails_get").collection) == ("get", "email")
     assert shape_of("add_tasks_to_project").collection == "task"
-    assert shape_of("crm_batch_create_companies") is None and shape_of("browser_click") is None
+    assert shape_of("crm_batch_create_companies") is None and shape_of("browser_click") is None  # batch: see batch.py
     assert service_name("@shinzo-labs_hubspot-mcp", []) == "shinzo_labs_hubspot_mcp"
     assert service_name("helpdesk", ["helpdesk"]) == "helpdesk_mcp"
     assert service_name("helpdesk", ["helpdesk", "helpdesk_mcp"]) == "helpdesk_2"

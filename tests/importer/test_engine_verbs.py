@@ -1,0 +1,132 @@
+"""The resource engine's batch tools, reasoning journal, pure functions and
+noun-first names: each was simulated before (the world model answered)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+
+import pytest
+
+from compoworld_gym.importer import build_service
+from compoworld_gym.importer.functions import evaluate
+from compoworld_gym.importer.specs import server_from_json
+from compoworld_gym.importer.verbs import full_shape
+
+TODAY = dt.date(2026, 1, 15)
+S, I, N = {"type": "string"}, {"type": "integer"}, {"type": "number"}
+
+
+def _tool(name: str, props: dict, required: list[str] = (), description: str = "") -> dict:
+    return {"name": name, "description": description or name.replace("_", " "),
+            "inputSchema": {"type": "object", "properties": props, "required": list(required)}}
+
+
+NOTE_PROPS = {"type": "object", "properties": {"hs_note_body": S, "hs_timestamp": S}}
+SERVER = {
+    "server": "Notes CRM", "slug": "@demo_notes-crm", "category": "CRM",
+    "tools": [
+        _tool("notes_create", {"properties": NOTE_PROPS}, ["properties"]),
+        _tool("notes_get", {"noteId": S}, ["noteId"]),
+        _tool("notes_update", {"noteId": S, "properties": NOTE_PROPS}, ["noteId", "properties"]),
+        _tool("notes_archive", {"noteId": S}, ["noteId"]),
+        _tool("notes_batch_create", {"inputs": {"type": "array", "items": {
+            "type": "object", "properties": {"properties": NOTE_PROPS}}}}, ["inputs"]),
+        _tool("notes_batch_read", {"inputs": {"type": "array", "items": {
+            "type": "object", "properties": {"id": S}}}}, ["inputs"]),
+        _tool("notes_batch_archive", {"noteIds": {"type": "array", "items": S}}, ["noteIds"]),
+        _tool("superset_note_get_by_id", {"noteId": S}, ["noteId"]),
+        _tool("sequentialthinking", {"thought": S, "thoughtNumber": I, "totalThoughts": I,
+                                     "nextThoughtNeeded": {"type": "boolean"}},
+              ["thought", "thoughtNumber", "totalThoughts", "nextThoughtNeeded"]),
+        _tool("clear_thoughts", {}),
+        _tool("sha256", {"input": S}, ["input"]),
+        _tool("base64_decode", {"content": S}, ["content"]),
+        _tool("calculate", {"expression": S}, ["expression"]),
+        _tool("get_current_time", {"timezone": S}, ["timezone"]),
+        _tool("convert_time", {"source_timezone": S, "time": S, "target_timezone": S},
+              ["source_timezone", "time", "target_timezone"]),
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def notes_cls():
+    return build_service(server_from_json(SERVER), "demo_notes_crm")
+
+
+@pytest.fixture
+def svc(notes_cls):
+    return notes_cls(notes_cls.seed_state(3, TODAY), today=TODAY)
+
+
+def test_every_tool_is_engine_run(notes_cls):
+    assert {n for n, t in notes_cls.tools.items() if t.simulated} == set()
+    assert notes_cls.ops["notes_batch_archive"].batch_of == "notes_archive"
+    assert notes_cls.ops["notes_batch_read"].batch_of == "notes_get"
+    assert notes_cls.tools["notes_batch_read"].read_only and not notes_cls.tools["notes_batch_create"].read_only
+    assert notes_cls.tools["sha256"].read_only
+
+
+def test_noun_first_names_with_a_trailing_phrase():
+    assert (full_shape("superset_chart_get_by_id").verb, full_shape("superset_chart_get_by_id").collection) == \
+        ("get", "chart")
+    assert full_shape("drive_shared_drive_get").collection == "shared_drive"
+    assert full_shape("emails_get").collection == "email"
+
+
+def test_batch_create_read_archive(svc):
+    made = svc.call("notes_batch_create", {"inputs": [{"properties": {"hs_note_body": "Call back Friday"}},
+                                                      {"properties": {"hs_note_body": "Sent the quote"}}]})
+    assert made["success"] and made["data"]["count"] == 2
+    ids = [r["id"] for r in made["data"]["results"]]
+    read = svc.call("notes_batch_read", {"inputs": [{"id": i} for i in ids]})["data"]["results"]
+    assert [r["properties"]["hs_note_body"] for r in read] == ["Call back Friday", "Sent the quote"]
+    assert svc.call("superset_note_get_by_id", {"noteId": ids[0]})["data"]["id"] == ids[0]
+    archived = svc.call("notes_batch_archive", {"noteIds": ids})["data"]["results"]
+    assert [r["status"] for r in archived] == ["archived", "archived"]
+    assert svc.call("notes_get", {"noteId": ids[1]})["data"]["status"] == "archived"
+
+
+def test_a_failing_item_undoes_the_whole_batch(svc):
+    made = svc.call("notes_batch_create", {"inputs": [{"properties": {"hs_note_body": "x"}}]})["data"]
+    good = made["results"][0]["id"]
+    before = svc.state_dict()
+    out = svc.call("notes_batch_archive", {"noteIds": [good, "NOTE-9999"]})
+    assert out["error"]["code"] == 404 and out["error"]["message"].startswith("item 1 of 'noteIds':")
+    assert svc.state_dict() == before  # the first item's archive was rolled back
+    assert svc.call("notes_batch_archive", {"noteIds": []})["error"]["code"] == 400
+
+
+def test_reasoning_journal(notes_cls, svc):
+    assert notes_cls.seed_state(3, TODAY).journal_entries == {}  # the journal starts empty
+    first = svc.call("sequentialthinking", {"thought": "Check the refund policy first", "thoughtNumber": 1,
+                                            "totalThoughts": 2, "nextThoughtNeeded": True})["data"]
+    second = svc.call("sequentialthinking", {"thought": "Then the order", "thoughtNumber": 2,
+                                             "totalThoughts": 2, "nextThoughtNeeded": False})["data"]
+    assert (first["entry"], second["entry"], second["history_length"]) == (1, 2, 2)
+    assert second["recorded"]["thought"] == "Then the order"
+    assert svc.call("clear_thoughts", {})["data"] == {"cleared": 2}
+    assert svc.state.journal_entries == {}
+
+
+def test_pure_functions(svc):
+    assert svc.call("sha256", {"input": "abc"})["data"]["hash"] == hashlib.sha256(b"abc").hexdigest()
+    assert svc.call("base64_decode", {"content": "aGVsbG8="})["data"] == {"result": "hello"}
+    assert svc.call("base64_decode", {"content": "%%%"})["error"]["code"] == 400
+    assert svc.call("calculate", {"expression": "(2 + 3) * 4 ^ 2"})["data"]["result"] == 80
+    assert svc.call("calculate", {"expression": "__import__('os')"})["error"]["code"] == 400
+    now = svc.call("get_current_time", {"timezone": "America/New_York"})["data"]
+    assert now["datetime"].startswith("2026-01-15T04:0") and now["timezone"] == "America/New_York"
+    assert svc.call("get_current_time", {"timezone": "Mars/Olympus"})["error"]["code"] == 400
+    moved = svc.call("convert_time", {"source_timezone": "Europe/London", "time": "16:30",
+                                      "target_timezone": "Asia/Tokyo"})["data"]
+    assert moved["target"]["datetime"] == "2026-01-16T01:30:00+09:00"
+
+
+def test_evaluate_rejects_code_and_huge_powers():
+    assert evaluate("sqrt(16) + 10 // 3") == 7
+    for bad in ("2 ** 100000", "(1).__class__", "1 / 0", "x + 1"):
+        with pytest.raises(Exception) as err:
+            evaluate(bad)
+        assert err.value.__class__.__name__ == "InvalidArgument"
