@@ -13,6 +13,7 @@ from typing import Any, Callable
 from pydantic import ValidationError
 
 from compoworld_gym.errors import Conflict, InvalidArgument, NotFound
+from compoworld_gym.importer.filters import FILTER_WORDS, SORTS_WORDS, filter_groups, sort_records
 from compoworld_gym.importer.keys import SCOPE_WORDS, is_auth
 from compoworld_gym.importer.patterns import (
     CURSOR_WORDS,
@@ -255,7 +256,7 @@ def list_records(service: Any, op: ResourceOp, coll: Collection, args: dict[str,
     """The records matching a list/search call's filters, text query, sort and page (JSON dicts)."""
     records = [r.model_dump(mode="json") for r in _store(service, coll).values()]
     limit, offset, sort_key, descending = DEFAULT_LIMIT, 0, None, False
-    page = None
+    page, sorts = None, None
     # ``title: true`` on a search scopes its text query to the titles.
     scope = [n for n, v in args.items() if v is True and n in SCOPE_WORDS and n not in coll.properties]
     for name, value in args.items():
@@ -266,6 +267,10 @@ def list_records(service: Any, op: ResourceOp, coll: Collection, args: dict[str,
             records = [r for r in records if _matches(r, name, value)]
         elif is_auth(name):
             continue
+        elif word in FILTER_WORDS:
+            records = filter_groups(records, value)
+        elif word in SORTS_WORDS:
+            sorts = value
         elif word in QUERY_WORDS:
             needle = str(value).casefold()
             records = [r for r in records if needle in _scoped_text(r, scope).casefold()]
@@ -283,6 +288,8 @@ def list_records(service: Any, op: ResourceOp, coll: Collection, args: dict[str,
             descending = str(value).lower().startswith("desc") or value is False
     if sort_key is not None and any(sort_key in r for r in records):
         records.sort(key=lambda r: (r.get(sort_key) is None, str(r.get(sort_key))), reverse=descending)
+    if sorts:
+        records = sort_records(records, sorts)
     if page is not None:
         offset = (page - 1) * limit
     return records[offset:offset + limit]

@@ -15,8 +15,9 @@ from __future__ import annotations
 
 from typing import Any, Optional
 
+from compoworld_gym.importer.filters import FILTER_WORDS, SORTS_WORDS
 from compoworld_gym.importer.keys import is_auth, is_control, is_key, is_scalar, is_scope_flag, record_fields
-from compoworld_gym.importer.patterns import Collection, ResourceOp, ToolShape, id_param_for, parent_params
+from compoworld_gym.importer.patterns import Collection, ResourceOp, ToolShape, id_param_for, parent_params, squash
 from compoworld_gym.importer.verbs import FIELD_ACTIONS, READ_VERBS, STATUS_OF, is_action
 
 #: Fields a seeded record gets when the schemas name no descriptive field.
@@ -211,7 +212,8 @@ def list_op(shape: ToolShape, coll: Collection, schema: dict[str, Any],
     parents = parent_params(schema, collections, coll.name, None)
     for pname, prop in _props(schema).items():
         known = (pname in coll.properties or pname in parents or is_control(pname) or is_auth(pname)
-                 or (shape.verb == "search" and is_scope_flag(pname, prop)))
+                 or (shape.verb == "search" and is_scope_flag(pname, prop))
+                 or squash(pname) in FILTER_WORDS | SORTS_WORDS)
         if not known:
             return None, UNSUPPORTED
         if pname in coll.properties and not (is_scalar(prop) or _scalar_items(prop) or pname in parents):

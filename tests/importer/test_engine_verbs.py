@@ -130,3 +130,42 @@ def test_evaluate_rejects_code_and_huge_powers():
         with pytest.raises(Exception) as err:
             evaluate(bad)
         assert err.value.__class__.__name__ == "InvalidArgument"
+
+
+@pytest.fixture(scope="module")
+def hubspot_cls():
+    from compoworld_gym.importer import load_jsonl
+    from compoworld_gym.specs import SPECS_PATH
+
+    spec = next(s for s in load_jsonl(SPECS_PATH) if s.slug == "@shinzo-labs_hubspot-mcp")
+    return build_service(spec, "demo_hubspot")
+
+
+def test_hubspot_filter_groups_and_sorts(hubspot_cls):
+    assert not hubspot_cls.tools["crm_search_companies"].simulated
+    svc = hubspot_cls(hubspot_cls.seed_state(5, TODAY), today=TODAY)
+    for name, city, size in (("Acme Tools", "Denver", 120), ("Birch Labs", "Austin", 40), ("Cobalt Ltd", "Denver", 9)):
+        made = svc.call("crm_create_company", {"properties": {"name": name, "city": city, "numberofemployees": size}})
+        assert made["success"], made
+    denver = {"filterGroups": [{"filters": [{"propertyName": "city", "operator": "EQ", "value": "denver"},
+                                            {"propertyName": "numberofemployees", "operator": "GTE", "value": 10}]},
+                               {"filters": [{"propertyName": "name", "operator": "CONTAINS_TOKEN", "value": "bir*"}]}],
+              "sorts": [{"propertyName": "numberofemployees", "direction": "DESCENDING"}]}
+    found = svc.call("crm_search_companies", denver)["data"]
+    assert [c["properties"]["name"] for c in found] == ["Acme Tools", "Birch Labs"]
+    bad = svc.call("crm_search_companies", {"filterGroups": [{"filters": [{"propertyName": "city",
+                                                                          "operator": "LIKE", "value": "x"}]}]})
+    assert bad["error"]["code"] == 400 and "'LIKE' is not one of" in bad["error"]["message"]
+
+
+def test_filter_groups_without_a_schema_enum():
+    from compoworld_gym.importer.filters import filter_groups, sort_records
+
+    rows = [{"id": 1, "properties": {"amount": "250"}}, {"id": 2, "amount": 90}, {"id": 3, "properties": {}}]
+    between = [{"filters": [{"propertyName": "amount", "operator": "BETWEEN", "value": 80, "highValue": 300}]}]
+    assert [r["id"] for r in filter_groups(rows, between)] == [1, 2]
+    assert [r["id"] for r in filter_groups(rows, [{"filters": [{"propertyName": "amount",
+                                                                 "operator": "NOT_HAS_PROPERTY"}]}])] == [3]
+    assert [r["id"] for r in sort_records(rows, [{"propertyName": "amount", "direction": "ASCENDING"}])] == [2, 1, 3]
+    with pytest.raises(Exception, match="unknown operator 'LIKE'"):
+        filter_groups(rows, [{"filters": [{"propertyName": "amount", "operator": "LIKE"}]}])
