@@ -99,6 +99,14 @@ ID_KINDS: tuple[str, ...] = (
     # newsletters, podcasts, venues
     "newsletter_list", "newsletter_campaign", "podcast_show", "podcast_episode", "venue_event",
     "venue_lead", "banquet_order",
+    # licensing, vehicle registration, public records
+    "business_license", "license_application", "vehicle_registration", "records_request",
+    # benefits, timesheets, background checks
+    "benefit_plan", "benefit_enrollment", "life_event", "timesheet", "harvest_project", "background_check",
+    # freight, treasury transfers, maintenance
+    "freight_booking", "container", "fx_quote", "recipient", "transfer", "work_order", "equipment",
+    # library circulation, git, notes
+    "patron", "library_item", "loan", "hold", "commit", "branch", "memory_note",
 )
 
 ENTITY_TYPES: frozenset[str] = frozenset(VALUE_TYPES) | frozenset(f"{k}_id" for k in ID_KINDS)
