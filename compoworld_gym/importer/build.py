@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Iterable, Optional
 
 from compoworld_gym.importer.actions import make_handler
+from compoworld_gym.importer.functions import is_pure
 from compoworld_gym.importer.inference import id_kind, tag_schema
 from compoworld_gym.importer.names import identifier, tokens
 from compoworld_gym.importer.names import service_name as make_service_name
@@ -72,7 +73,7 @@ def _hints(tool: ToolDef, verb: Optional[str]) -> tuple[bool, bool, bool]:
     words = tokens(tool.name)
     first = next((w for w in words[:3] if w in VERBS or w in _READ_VERBS or w in _DESTRUCTIVE), None)
     if verb is not None:
-        read_only = verb in READERS or verb in ("count", "function")
+        read_only = verb in READERS or verb == "count"
     else:
         read_only = first in _READ_VERBS or VERBS.get(first or "") in READERS
     destructive = bool(first in _DESTRUCTIVE or verb == "delete")
@@ -113,7 +114,10 @@ def _tool_spec(tool: ToolDef, op: Any, plan_records: dict[str, Any], collections
             props = dict(tagged.get("properties", {}))
             props[op.id_param] = {**props[op.id_param], "x-entity": f"{kind}_id"}
             tagged = {**tagged, "properties": props}
-    read_only, destructive, idempotent = _hints(tool, op.verb if op else None)
+    verb = op.verb if op else None
+    if op is not None and op.function is not None:
+        verb = "get" if is_pure(op.function) else "create"  # a random draw advances the clock
+    read_only, destructive, idempotent = _hints(tool, verb)
     handler = make_handler(op, tool.name, schema) if op is not None else _simulated(tool.name)
     description = tool.description.strip() or tool.name.replace("_", " ")
     return ToolSpec(name=tool.name, description=description, input_schema=tagged, handler=handler,

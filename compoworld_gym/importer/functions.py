@@ -4,9 +4,12 @@ Helper servers expose functions of their arguments alone: ``sha256(input)``,
 ``base64_encode(content)``, ``calculate(expression)``, ``add(a, b)``,
 ``convert_time(source_timezone, time, target_timezone)``. Their answer
 needs no outside world and no stored records, so the engine computes it.
-Tools that read the time read the episode's logical clock
-(``service.now()``, 09:00 UTC on the episode's day plus one minute per
-call), never the machine's, so that a replay is byte-identical.
+Tools that read the time read the episode's logical clock (09:00 UTC on
+the episode's day plus the minutes the service's writes have used, see
+``Service.now``) without advancing it, never the machine's, so that a
+replay is byte-identical and a clock read changes no state. The random
+tools of :mod:`~compoworld_gym.importer.randomness` are the only ones that
+change state (they advance the clock, so that two draws differ).
 
 A tool is matched by its name and the shape of its parameters
 (:func:`function_for`); what does not fit exactly stays simulated.
@@ -29,6 +32,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from compoworld_gym.errors import InvalidArgument
 from compoworld_gym.importer.names import tokens
+from compoworld_gym.importer.randomness import RANDOM_TOOLS
+from compoworld_gym.service import DAY_START
 
 _HASHES = ("md5", "sha1", "sha224", "sha256", "sha384", "sha512")
 
@@ -149,10 +154,15 @@ def _zone(name: Any, param: str) -> ZoneInfo:
         raise InvalidArgument(f"invalid argument '{param}': {name!r} is not an IANA time zone name.") from None
 
 
+def _clock(service: Any) -> dt.datetime:
+    """The logical clock's time, read without advancing it (naive, UTC)."""
+    return dt.datetime.combine(service.today, DAY_START) + dt.timedelta(minutes=service.state.clock)
+
+
 def _now(service: Any, args: dict[str, Any], schema: dict[str, Any]) -> Any:
     zone_param = next((n for n in _props(schema) if "zone" in n.lower()), None)
     zone = _zone(args.get(zone_param) if zone_param else None, zone_param or "timezone")
-    now = service.now().replace(tzinfo=dt.timezone.utc).astimezone(zone)
+    now = _clock(service).replace(tzinfo=dt.timezone.utc).astimezone(zone)
     return {"timezone": str(zone), "datetime": now.isoformat(timespec="seconds"),
             "day_of_week": now.strftime("%A"), "is_dst": bool(now.dst())}
 
@@ -161,7 +171,7 @@ def _parse_when(value: Any, param: str, service: Any) -> dt.datetime:
     text = str(value or "").strip()
     try:
         if len(text) == 5 and text[2] == ":":  # "HH:MM" on the episode's day
-            return dt.datetime.combine(service.now().date(), dt.time.fromisoformat(text))
+            return dt.datetime.combine(service.today, dt.time.fromisoformat(text))
         return dt.datetime.fromisoformat(text.replace("Z", "+00:00").replace(" ", "T"))
     except ValueError:
         raise InvalidArgument(f"invalid argument '{param}': {value!r} is not an ISO date/time or HH:MM.") from None
@@ -180,18 +190,18 @@ def _convert(service: Any, args: dict[str, Any], schema: dict[str, Any]) -> Any:
 
 
 def _days_in_month(service: Any, args: dict[str, Any], schema: dict[str, Any]) -> Any:
-    day = _parse_when(args.get("date") or service.now().date().isoformat(), "date", service)
+    day = _parse_when(args.get("date") or service.today.isoformat(), "date", service)
     return {"year": day.year, "month": day.month, "days": calendar.monthrange(day.year, day.month)[1]}
 
 
 def _week_year(service: Any, args: dict[str, Any], schema: dict[str, Any]) -> Any:
-    day = _parse_when(args.get("date") or service.now().date().isoformat(), "date", service)
+    day = _parse_when(args.get("date") or service.today.isoformat(), "date", service)
     year, week, _ = day.isocalendar()
     return {"week": int(day.strftime("%U")), "isoWeek": week, "isoYear": year}
 
 
 def _timestamp(service: Any, args: dict[str, Any], schema: dict[str, Any]) -> Any:
-    when = _parse_when(args.get("time"), "time", service) if args.get("time") else service.now()
+    when = _parse_when(args.get("time"), "time", service) if args.get("time") else _clock(service)
     aware = when if when.tzinfo else when.replace(tzinfo=dt.timezone.utc)
     return {"timestamp": int(aware.timestamp() * 1000)}
 
@@ -225,6 +235,7 @@ FUNCTIONS: dict[str, FunctionRun] = {
     "compare_hashes": _compare, "echo": _echo, "add": _add, "permutations": _permutations,
     "calculate": _calculate, "days_in_month": _days_in_month, "week_year": _week_year,
     "timestamp": _timestamp, "now": _now, "convert_time": _convert,
+    **{f"random_{name}": run for name, (run, _) in RANDOM_TOOLS.items()},
 }
 #: Squashed tool name -> (function key, the exact parameter names it takes).
 _EXACT: dict[str, tuple[str, frozenset[str]]] = {
@@ -256,6 +267,8 @@ def function_for(tool: str, schema: dict[str, Any]) -> Optional[str]:
             return f"{verb}_{codec}"
     if squashed in _EXACT and props == _EXACT[squashed][1]:
         return _EXACT[squashed][0]
+    if squashed in RANDOM_TOOLS and props <= RANDOM_TOOLS[squashed][1]:
+        return f"random_{squashed}"
     if squashed in _CLOCK and all("zone" in n.lower() or n == "format" for n in props):
         return "now"
     if squashed in ("converttime", "converttimezone") and len(props) == 3:
@@ -263,6 +276,11 @@ def function_for(tool: str, schema: dict[str, Any]) -> Optional[str]:
         if {"source", "target"} <= first or {"from", "to"} <= first:
             return "convert_time"
     return None
+
+
+def is_pure(key: str) -> bool:
+    """True when function ``key`` changes no state (all but the random draws)."""
+    return not key.startswith("random_")
 
 
 def run_function(key: str, service: Any, args: dict[str, Any], schema: dict[str, Any]) -> Any:

@@ -37,7 +37,7 @@ from compoworld_gym.importer.resources import (
     list_op,
 )
 from compoworld_gym.importer.state import RESERVED_FIELDS
-from compoworld_gym.importer.verbs import FIELD_ACTIONS, STATUS_OF, full_shape, is_action
+from compoworld_gym.importer.verbs import FIELD_ACTIONS, STATUS_OF, full_shape, implied_shape, is_action
 
 
 @dataclass
@@ -214,6 +214,10 @@ def plan_server(schemas: dict[str, dict[str, Any]], descriptions: dict[str, str]
             if own_id and _props(schemas[name])[own_id].get("type") in ("integer", "number"):
                 collections[shape.collection].integer_ids = True
     _integer_references(collections, shapes, schemas)
+    for name, shape in list(shapes.items()):
+        implied = implied_shape(name) if shape is None and outside[name] is None else None
+        if implied is not None and implied.collection in collections:
+            shapes[name] = implied  # ``drive_file_metadata(fileId)``: a get of the server's files
     plan = ServerPlan(collections=collections)
     for name, shape in shapes.items():
         function = function_for(name, schemas[name])

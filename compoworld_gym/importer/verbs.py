@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from typing import Optional
 
+from compoworld_gym.importer.names import singular, tokens
 from compoworld_gym.importer.patterns import VERBS, ToolShape, shape_of
 
 #: Action verb → the ``status`` it leaves the record in.
@@ -40,6 +41,31 @@ ALL_VERBS: dict[str, str] = {
     **VERBS, **{w: w for w in STATUS_OF}, **{w: w for w in FIELD_ACTIONS},
     **{w: "upsert" for w in UPSERTS}, "count": "count", "inspect": "get", "load": "get",
 }
+
+
+#: Last words of a verbless name that read one record (``drive_file_metadata(fileId)``).
+IMPLIED_GET = frozenset({"info", "metadata", "details", "detail", "stats", "statistics", "status", "summary"})
+
+
+def implied_shape(tool_name: str) -> Optional[ToolShape]:
+    """The ``get`` a verbless name ending in :data:`IMPLIED_GET` reads as, or None.
+
+    The noun is the words before the suffix, without a leading server word
+    when there are several (``drive_file_metadata`` → ``file``); the planner
+    takes it only when the server keeps that collection.
+
+    Example:
+        >>> implied_shape("drive_file_metadata").collection
+        'file'
+    """
+    words = tokens(tool_name)
+    if len(words) < 2 or words[-1] not in IMPLIED_GET or any(w in ALL_VERBS for w in words):
+        return None
+    noun = words[1:-1] if len(words) > 2 else words[:-1]
+    if not all(w.isalpha() for w in noun) or len(noun) > 3:
+        return None
+    return ToolShape(verb="get", collection="_".join(noun[:-1] + [singular(noun[-1])]),
+                     noun=tuple(noun[:-1] + [singular(noun[-1])]), many=False)
 
 
 def is_action(verb: str) -> bool:

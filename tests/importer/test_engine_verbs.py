@@ -11,7 +11,7 @@ import pytest
 from compoworld_gym.importer import build_service
 from compoworld_gym.importer.functions import evaluate
 from compoworld_gym.importer.specs import server_from_json
-from compoworld_gym.importer.verbs import full_shape
+from compoworld_gym.importer.verbs import full_shape, implied_shape
 
 TODAY = dt.date(2026, 1, 15)
 S, I, N = {"type": "string"}, {"type": "integer"}, {"type": "number"}
@@ -73,6 +73,7 @@ def test_noun_first_names_with_a_trailing_phrase():
         ("get", "chart")
     assert full_shape("drive_shared_drive_get").collection == "shared_drive"
     assert full_shape("emails_get").collection == "email"
+    assert implied_shape("drive_file_metadata").collection == "file" and implied_shape("get_file_info") is None
 
 
 def test_batch_create_read_archive(svc):
@@ -169,3 +170,37 @@ def test_filter_groups_without_a_schema_enum():
     assert [r["id"] for r in sort_records(rows, [{"propertyName": "amount", "direction": "ASCENDING"}])] == [2, 1, 3]
     with pytest.raises(Exception, match="unknown operator 'LIKE'"):
         filter_groups(rows, [{"filters": [{"propertyName": "amount", "operator": "LIKE"}]}])
+
+
+RANDOM = {"server": "Random", "slug": "@demo_random", "category": "Utilities", "tools": [
+    _tool("random_int", {"low": I, "high": I}, ["low", "high"]),
+    _tool("random_shuffle", {"items": {"type": "array", "items": {}}}, ["items"]),
+    _tool("roll_dice", {"notation": S}, ["notation"]),
+    _tool("generateUUID", {}),
+    _tool("get_current_time", {"timezone": S}),
+]}
+
+
+def test_random_tools_draw_from_the_seeded_stream():
+    cls = build_service(server_from_json(RANDOM), "demo_random")
+    assert not cls.tools["random_int"].read_only and cls.tools["get_current_time"].read_only
+
+    def run(seed: int) -> list:
+        svc = cls(cls.seed_state(seed, TODAY), today=TODAY)
+        before = svc.state_dict()
+        svc.call("get_current_time", {})
+        assert svc.state_dict() == before  # a clock read changes nothing
+        return [svc.call("random_int", {"low": 1, "high": 10 ** 9})["data"]["value"],
+                svc.call("random_int", {"low": 1, "high": 10 ** 9})["data"]["value"],
+                svc.call("random_shuffle", {"items": list(range(20))})["data"]["items"],
+                svc.call("roll_dice", {"notation": "3d6+2"})["data"],
+                svc.call("generateUUID", {})["data"]["uuid"]]
+
+    first = run(7)
+    assert first == run(7) and first != run(8)  # same seed, same draws; another seed, others
+    assert first[0] != first[1] and sorted(first[2]) == list(range(20))
+    dice = first[3]
+    assert len(dice["rolls"]) == 3 and all(1 <= r <= 6 for r in dice["rolls"]) and dice["total"] == sum(dice["rolls"]) + 2
+    svc = cls(cls.seed_state(7, TODAY), today=TODAY)
+    assert svc.call("random_int", {"low": 5, "high": 1})["error"]["code"] == 400
+    assert svc.call("roll_dice", {"notation": "0d6"})["error"]["code"] == 400

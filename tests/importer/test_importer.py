@@ -157,9 +157,10 @@ def test_every_real_server_imports():
     report = import_specs(servers, register=False)
     assert len(report.services) == 420 and report.tools == 3665
     assert report.deterministic_tools + report.simulated_tools == 3665
-    assert 950 <= report.deterministic_tools <= 1300  # 401 before the seeded-collection engine
+    assert 1250 <= report.deterministic_tools <= 1400  # 401 before the seeded-collection engine, 1,049 before batch
     assert len(report.invalid_schemas) == 2 and all("read_pdf" in s for s in report.invalid_schemas)
     names = [c.name for c in report.services]
     assert len(set(names)) == 420 and all(n.isidentifier() for n in names)
     hubspot = next(c for c in report.services if c.spec_source == "@shinzo-labs_hubspot-mcp")
-    assert not hubspot.tools["crm_create_company"].simulated and hubspot.tools["crm_search_companies"].simulated
+    assert not hubspot.tools["crm_create_company"].simulated and not hubspot.tools["crm_search_companies"].simulated
+    assert hubspot.tools["crm_get_company"].simulated is False and "crm_batch_create_companies" in hubspot.ops
