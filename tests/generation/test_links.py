@@ -22,6 +22,7 @@ from compoworld_gym.generation.config import TODAY
 from compoworld_gym.generation.context import Ctx
 from compoworld_gym.generation.explore import explore_states
 from compoworld_gym.generation.hooks import available_links
+from compoworld_gym.generation.solve import POLICY_RX
 from compoworld_gym.generation.links import Found, give_value
 from compoworld_gym.generation.solve import ServiceReader, mount_states
 
@@ -123,10 +124,13 @@ def test_rule_holder_reads_the_policy_in_force(service: str, k: int) -> None:
     holder = LINKS[service].rules[k]
     ctx = _ctx(service)
     topic = "Escalation routing by order total"
-    holder.plant(ctx, topic, f"{topic}. Old text: $100.00 or more goes to #a.", True)
-    holder.plant(ctx, topic, f"{topic}. New text: $200.00 or more goes to #b.", False)
+    holder.plant(ctx, topic, f"{topic}. When the order total is $100.00 or more, the case goes to #a. "
+                             f"Below $100.00, it goes to #c.", True)
+    holder.plant(ctx, topic, f"{topic}. When the order total is $200.00 or more, the case goes to #b. "
+                             f"Below $200.00, it goes to #c.", False)
     reader = ServiceReader(mount_states(ctx.states, TODAY))
-    assert "New text" in holder.find(reader, topic)
+    found = POLICY_RX.search(holder.find(reader, topic))  # the solver must read the rule back
+    assert found is not None and (found.group("thr"), found.group("hi")) == ("200.00", "b")
 
 
 def test_every_service_takes_part() -> None:

@@ -122,7 +122,9 @@ def _plant_policy(ctx: Ctx, topic: str, text: str, stale: bool) -> str:
 
 def _policy(reader: Reader, topic: str) -> str:
     docs = reader.read(SERVICE, "list_available_documents", directory=POLICIES)["documents"]
-    return reader.read(SERVICE, "get_document_text", filename=pick(docs, title=topic)["filename"])["text"]
+    text = reader.read(SERVICE, "get_document_text", filename=pick(docs, title=topic)["filename"])["text"]
+    # The document is its title, the rule paragraph ("<topic>. When ...") and an approval note.
+    return next((line for line in text.splitlines() if line.startswith(f"{topic}.")), text)
 
 
 POLICY_DOCS = RuleHolder(
