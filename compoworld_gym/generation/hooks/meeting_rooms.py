@@ -48,21 +48,46 @@ def _free_room(state: dict[str, Any], start: str, end: str) -> str:
     raise ValueError(f"no free room from {start} to {end}")
 
 
+def _room_free(state: dict[str, Any], rid: str, start: str, end: str) -> bool:
+    return not any(b["room_id"] == rid and b["status"] == "confirmed" and b["start"] < end and start < b["end"]
+                   for b in state["bookings"].values())
+
+
+def _slot(ctx: Ctx, state: dict[str, Any], day: str, room: Any) -> tuple[str, str, str]:
+    """(room id, start, end) of a one-hour booking on ``day``: in ``room`` when the
+    chain names one (the first hour it is free), else any free room."""
+    if room is None:
+        start = dt.datetime.fromisoformat(f"{day}T{ctx.rng.choice(_HOURS[:5]):02d}:00:00")
+        s, e = start.isoformat(), (start + dt.timedelta(hours=1)).isoformat()
+        return _free_room(state, s, e), s, e
+    for hour in _HOURS[:5]:
+        start = dt.datetime.fromisoformat(f"{day}T{hour:02d}:00:00")
+        s, e = start.isoformat(), (start + dt.timedelta(hours=1)).isoformat()
+        if room in state["rooms"] and _room_free(state, room, s, e):
+            return room, s, e
+    raise ValueError(f"room {room} is not free on {day}")
+
+
+def _real_room(ctx: Ctx) -> str:
+    rooms = ctx.state("meeting_rooms")["rooms"]
+    return ctx.rng.choice(sorted(r for r, v in rooms.items() if not v["out_of_service"] and v["capacity"] >= 4))
+
+
 def _plant(ctx: Ctx, key: Any, outs: dict[str, Any], stale: bool) -> str:
     state = ctx.state("meeting_rooms")
     day = outs.get("date") or ctx.day(ctx.rng.randint(2, 12))
-    start = dt.datetime.fromisoformat(f"{day}T{ctx.rng.choice(_HOURS[:5]):02d}:00:00")
-    s, e = start.isoformat(), (start + dt.timedelta(hours=1)).isoformat()
+    room, s, e = _slot(ctx, state, str(day)[:10], outs.get("room_id"))
     organizer = outs.get("email") or employee_email(ctx)
     guests = [m.email for m in ctx.rng.sample(STAFF, 2) if m.email != organizer]
-    return plant_booking(state, key, room_id=_free_room(state, s, e), title=ctx.rng.choice(_TITLES),
+    return plant_booking(state, key, room_id=room, title=ctx.rng.choice(_TITLES),
                          organizer_email=organizer, start=s, end=e, attendees=guests)
 
 
 BOOKING = Relay(
     service="meeting_rooms", name="room booking", key="booking_id",
     gives=(Give("email", "organizer_email", "the organizer's work email", "the employee", draw=employee_email),
-           Give("date", "start", "the day of the booked meeting", pattern=DATE_RX)),
+           Give("date", "start", "the day of the booked meeting", pattern=DATE_RX),
+           Give("room_id", "room_id", "the booked meeting room", draw=_real_room)),
     plant=_plant, find=lambda reader, key: reader.read("meeting_rooms", "get_room_booking", booking_id=key),
     where="Each room booking names the employee who organized it and the day of the meeting.",
     alloc=lambda ctx: next_booking_id(ctx.state("meeting_rooms")), entry=lambda key: f"room booking {key}")
