@@ -150,12 +150,14 @@ def test_names_and_slugs_are_checked(tmp_path):
 
 def test_cli_writes_the_drafts_and_refuses_an_unknown_slug(tmp_path):
     runner = CliRunner()
-    ok = runner.invoke(app, ["scaffold-service", "modelcontextprotocol-gitlab", "--out", str(tmp_path)])
+    taken = runner.invoke(app, ["scaffold-service", "modelcontextprotocol-gitlab", "--out", str(tmp_path)])
+    assert taken.exit_code == 2 and "service name 'gitlab' is taken" in taken.stderr  # a built-in service now
+    ok = runner.invoke(app, ["scaffold-service", "@jonemo_openpyxl-mcp-server", "--out", str(tmp_path)])
     assert ok.exit_code == 0, ok.output
     assert ok.output.splitlines()[0].startswith(
-        "drafted service 'gitlab' (Gitlab) from modelcontextprotocol-gitlab: 9 tools")
-    assert (tmp_path / "envs" / "services" / "gitlab.py").is_file()
-    again = runner.invoke(app, ["scaffold-service", "modelcontextprotocol-gitlab", "--out", str(tmp_path)])
+        "drafted service 'openpyxl' (Openpyxl) from @jonemo_openpyxl-mcp-server: 6 tools")
+    assert (tmp_path / "envs" / "services" / "openpyxl.py").is_file()
+    again = runner.invoke(app, ["scaffold-service", "@jonemo_openpyxl-mcp-server", "--out", str(tmp_path)])
     assert again.exit_code == 2 and "(pass --force to overwrite)" in again.stderr
     bad = runner.invoke(app, ["scaffold-service", "gitlab-mcp", "--out", str(tmp_path)])
     assert bad.exit_code == 2
