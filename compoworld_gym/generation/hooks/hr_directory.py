@@ -32,7 +32,7 @@ def _head(team: str) -> Any:
 HEADS = tuple(_head(team) for team in TEAMS if team != "finance")
 _TITLES = ("Operations Specialist", "Account Coordinator", "Data Analyst", "Project Coordinator")
 #: Services whose employee records describe the same people.
-_PEOPLE = ("hr_directory", "leave", "payroll", "expenses")
+_PEOPLE = ("hr_directory", "leave", "payroll", "expenses", "benefits")
 
 
 def manager_email(ctx: Ctx) -> str:
