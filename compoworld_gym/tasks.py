@@ -7,6 +7,9 @@ scoring a task live in :mod:`compoworld_gym.episode`.
 
 Version history:
 
+* 4 — a decoy lists the write arguments that taking it implies
+  (``Decoy.implies``: a rate-lock extension in days, say, derived from a
+  date). Version 3 is read as is.
 * 3 — a task lists its ``decoys`` (planted values an agent could take for
   the truth); ``only_changed`` caps new records and list growth
   (``max_new``, ``max_added``); the ``writes_confined`` guard; answer items
@@ -23,15 +26,18 @@ from pathlib import Path
 from typing import Any, Iterable, Iterator, Literal, Optional, Union
 
 import orjson
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, StrictBool, StrictFloat, StrictInt, model_validator
 
 from compoworld_gym.catalog import get_service
 from compoworld_gym.jsonl import atomic_writer, parse_record
 from compoworld_gym.checks import Check
 from compoworld_gym.service import Service
 
+#: A scalar argument of a tool call, as JSON keeps it (an int stays an int).
+Leaf = Union[StrictBool, StrictInt, StrictFloat, str]
+
 #: The task-file format written by :func:`save_tasks` (see the version history above).
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 class MetaCall(BaseModel):
@@ -66,6 +72,11 @@ class Decoy(BaseModel):
         truth: the value the task's reference uses.
         decoy: the planted value it could be confused with.
         what: what the value is, for people ("the order's refund amount").
+        implies: ``(truth leaf, decoy leaf)`` pairs of the write arguments
+            that the reference derives from the value, as an agent that took
+            the decoy would write them (the days of a rate-lock extension that
+            runs through a date); empty when every write carries the value as
+            it is.
 
     The attack suite (:mod:`compoworld_gym.testing.attacks`) swaps each
     decoy in for its truth in the reference: the swapped run must score
@@ -77,13 +88,14 @@ class Decoy(BaseModel):
     truth: Union[str, float]
     decoy: Union[str, float]
     what: str = ""
+    implies: list[tuple[Leaf, Leaf]] = Field(default_factory=list)
 
 
 class Task(BaseModel):
     """A task: services, initial state, instruction, rubric and reference.
 
     Attributes:
-        schema_version: the task-file format version (currently 3; 1 and 2 are read and upgraded).
+        schema_version: the task-file format version (currently 4; 1 to 3 are read and upgraded).
         id: unique task id.
         services: services the task needs (mounted with ``initial_state``).
         distractors: services listed but not needed; mounted on their seeded
@@ -102,7 +114,7 @@ class Task(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[1, 2, 3] = SCHEMA_VERSION
+    schema_version: Literal[1, 2, 3, 4] = SCHEMA_VERSION
     id: str = Field(min_length=1)
     services: list[str] = Field(min_length=1)
     distractors: list[str] = Field(default_factory=list)
@@ -134,7 +146,7 @@ class Task(BaseModel):
         if isinstance(checks, list) and any(isinstance(c, dict) and "negative" in c for c in checks):
             raise ValueError(f"a check has 'negative', which schema_version {version} calls 'guard': "
                              "rename the key, or set schema_version 1 for a version-1 task")
-        if version == 2:  # a subset of version 3
+        if version in (2, 3):  # subsets of version 4
             return {**data, "schema_version": SCHEMA_VERSION}
         return data
 

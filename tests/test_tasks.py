@@ -7,7 +7,7 @@ import pytest
 from compoworld_gym.builtin_tasks import builtin_tasks
 from compoworld_gym.metatools import dispatch
 from compoworld_gym.episode import evaluate, mount, score
-from compoworld_gym.tasks import TaskFileError, load_tasks, save_tasks
+from compoworld_gym.tasks import Decoy, TaskFileError, load_tasks, save_tasks
 
 TASKS = builtin_tasks()
 
@@ -17,7 +17,7 @@ def test_round_trip_jsonl(tmp_path):
     assert save_tasks(TASKS, path) == len(TASKS)
     loaded = load_tasks(path)
     assert [t.model_dump(mode="json") for t in loaded] == [t.model_dump(mode="json") for t in TASKS]
-    assert all('"schema_version":3' in line for line in path.read_text().splitlines())
+    assert all('"schema_version":4' in line for line in path.read_text().splitlines())
 
 
 #: A task line as version 1 wrote it: the guard flag was called ``negative``.
@@ -58,11 +58,11 @@ def _scores(task):
             score(evaluate(task, vandal.states(), "Solved TCK-0001.", vandal.call_log))]
 
 
-def test_version_1_line_loads_scores_as_before_and_saves_as_version_3(tmp_path):
+def test_version_1_line_loads_scores_as_before_and_saves_as_version_4(tmp_path):
     old = tmp_path / "v1.jsonl"
     old.write_text(V1_LINE + "\n")
     [task] = load_tasks(old)
-    assert task.schema_version == 3
+    assert task.schema_version == 4
     assert [(c.id, c.guard, c.is_guard) for c in task.checks] == [
         ("solved", None, False), ("pending_kept", True, True), ("untouched", None, True),
         ("report", None, False)]
@@ -71,17 +71,30 @@ def test_version_1_line_loads_scores_as_before_and_saves_as_version_3(tmp_path):
     new = tmp_path / "v2.jsonl"
     save_tasks([task], new)
     line = new.read_text()
-    assert '"schema_version":3' in line and '"guard":true' in line and '"negative"' not in line
+    assert '"schema_version":4' in line and '"guard":true' in line and '"negative"' not in line
     [again] = load_tasks(new)
     assert again == task and _scores(again) == [0.0, 1.0, 0.25]
 
 
-def test_version_2_line_loads_as_version_3(tmp_path):
-    v2 = tmp_path / "v2.jsonl"
-    v2.write_text(V1_LINE.replace('"schema_version":1', '"schema_version":2').replace('"negative"', '"guard"') + "\n")
-    [task] = load_tasks(v2)
-    assert task.schema_version == 3 and task.decoys == []
+@pytest.mark.parametrize("version", [2, 3])
+def test_version_2_and_3_lines_load_as_version_4(tmp_path, version):
+    old = tmp_path / "old.jsonl"
+    old.write_text(V1_LINE.replace('"schema_version":1', f'"schema_version":{version}')
+                   .replace('"negative"', '"guard"') + "\n")
+    [task] = load_tasks(old)
+    assert task.schema_version == 4 and task.decoys == []
     assert _scores(task) == [0.0, 1.0, 0.25]
+
+
+def test_decoy_implies_keeps_an_int_an_int(tmp_path):
+    # A rate-lock extension of 7 days taken as 6: the int must survive the round trip
+    # (as a float it would no longer equal the reference's argument in the swap).
+    task = TASKS[0].model_copy(update={"decoys": [Decoy(kind="stale", truth="2026-02-10", decoy="2026-02-09",
+                                                        implies=[(7, 6)])]})
+    path = tmp_path / "d.jsonl"
+    save_tasks([task], path)
+    [again] = load_tasks(path)
+    assert again.decoys[0].implies == [(7, 6)] and type(again.decoys[0].implies[0][0]) is int
 
 
 def test_negative_key_in_a_version_2_line_says_how_to_fix(tmp_path):

@@ -13,6 +13,7 @@ tool name.
 
 from __future__ import annotations
 
+import datetime as dt
 import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
@@ -271,12 +272,13 @@ def design(spec: ChainSpec, base: dict[str, Any], today: Any, fake: Any, rng: ra
         guards=[c.id for c in checks if c.is_guard], reference=reference, reference_answer=answer,
         capabilities=_capabilities(spec, comp), domain=_domain(spec),
         chain=_chain_meta(spec, derived), counterfactual=verdicts, policy=_policy_meta(spec, derived),
-        entry=str(planted.keys[0]), case=spec.case, decoys=_decoys(spec, planted, derived, flipped),
+        entry=str(planted.keys[0]), case=spec.case, decoys=_decoys(spec, planted, derived, flipped, today, cache),
         # The solver's services, on the initial states and only ever read: verify writes them once.
         mounted={name: svc for name, (_, svc) in cache.services.items()})
 
 
-def _decoys(spec: ChainSpec, planted: Planted, derived: Derived, flipped: Optional[Derived]) -> list[Decoy]:
+def _decoys(spec: ChainSpec, planted: Planted, derived: Derived, flipped: Optional[Derived],
+            today: dt.date, cache: Mounts) -> list[Decoy]:
     """The planted look-alikes of values the chain found: stale copies, the
     other person's or case's record, and the rule's branch not taken (each
     write argument that the superseded policy version, ``flipped``, sets
@@ -286,7 +288,8 @@ def _decoys(spec: ChainSpec, planted: Planted, derived: Derived, flipped: Option
         for slot, value in sorted(table.items(), key=lambda kv: repr(kv[0])):
             found = derived.found.get(slot)
             if found is not None and value is not None and value != found.value:
-                out.append(Decoy(kind=kind, truth=found.value, decoy=value, what=found.noun))
+                out.append(Decoy(kind=kind, truth=found.value, decoy=value, what=found.noun,
+                                 implies=_implied(spec, planted, derived, today, cache, slot, value)))
     if flipped is not None:
         noun = derived.found[("rule",)].noun
         for (_, mine), (_, theirs) in zip(derived.writes, flipped.writes):
@@ -296,13 +299,40 @@ def _decoys(spec: ChainSpec, planted: Planted, derived: Derived, flipped: Option
     return list({d.model_dump_json(): d for d in out}.values())
 
 
+def _implied(spec: ChainSpec, planted: Planted, derived: Derived, today: dt.date, cache: Mounts,
+             slot: Any, value: Any) -> list[tuple[Any, Any]]:
+    """The write arguments an agent that took ``value`` for ``slot`` would set
+    otherwise, beyond the value itself: the writes derived again with the
+    chain's reads kept (what the attack suite's swap models), less the pairs
+    where the argument is the value or quotes it. The agent takes ``value``
+    for every value the writes use that equals the truth (a loan's closing
+    day that is also the launch post's publish day)."""
+    truth = derived.found[slot].value
+    used = {s for a in spec.actions for s in (*a.bind.values(), a.mention)} | (
+        {spec.rule.attr} if spec.rule is not None else set())
+    given = {s: value for s in used if s[0] == "hop" and s in derived.found and derived.found[s].value == truth}
+    if not given:
+        return []
+    try:
+        again = solve(spec, planted, today, cache, (derived, len(spec.hops)), given)
+    except SolveError:
+        return []  # the writes cannot be built from the decoy: the swap alone models it
+    forms = {str(truth), f"{truth:.2f}", f"{truth:,.2f}"} if isinstance(truth, float) else {str(truth)}
+    pairs = [(x, y) for (_, mine), (_, theirs) in zip(derived.writes, again.writes)
+             for a, b in zip(mine.calls, theirs.calls) for x, y in _differing(a.arguments, b.arguments)]
+    return list(dict.fromkeys((x, y) for x, y in pairs
+                              if x != truth and not (isinstance(x, str) and any(f in x for f in forms))))
+
+
 def _differing(a: Any, b: Any) -> list[tuple[Any, Any]]:
     """``(a leaf, b leaf)`` pairs of scalar values where two JSON trees differ."""
     if isinstance(a, dict) and isinstance(b, dict):
         return [p for k in a if k in b for p in _differing(a[k], b[k])]
     if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
         return [p for x, y in zip(a, b) for p in _differing(x, y)]
-    if isinstance(a, (str, float)) and isinstance(b, (str, float)) and a != b:
+    leaf = (str, int, float)
+    if isinstance(a, leaf) and isinstance(b, leaf) and not isinstance(a, bool) and not isinstance(b, bool) \
+            and a != b:
         return [(a, b)]
     return []
 

@@ -3,8 +3,9 @@
 :func:`chain_metrics` replays each task's reference through the real
 services and tracks where every read's arguments came from. A read is a
 *chained lookup* when one of its argument values appeared in the result of
-an earlier call on another service and not in the instruction: the agent
-can only know that key from that earlier answer. The *chain depth* of a task
+an earlier call on another service and not in the instruction, or quotes
+such a value (a SQL query on an email address, a vault path built from an
+app name): the agent can only know that key from that earlier answer. The *chain depth* of a task
 is the longest path of such dependencies, counted in services. Nothing here
 trusts the generator's own metadata except for the policy verdict (which the
 counterfactual stage computed by re-planting).
@@ -21,7 +22,7 @@ from __future__ import annotations
 import re
 import statistics
 from collections import Counter
-from typing import Any, Iterable
+from typing import Any, Iterable, Optional
 
 import orjson
 
@@ -52,6 +53,16 @@ def _result_text(data: Any) -> str:
     return orjson.dumps(data).decode().casefold()
 
 
+def _quoted(values: set[str]) -> Optional["re.Pattern[str]"]:
+    """A pattern that finds any of ``values`` quoted inside a longer argument
+    (delimited by non-alphanumerics); single plain words are left out, since
+    a query or path can hold them by chance ("database", "production")."""
+    specific = sorted((v for v in values if not v.isalpha()), key=len, reverse=True)
+    if not specific:
+        return None
+    return re.compile("(?<![a-z0-9])(?:" + "|".join(map(re.escape, specific)) + ")(?![a-z0-9])")
+
+
 def trace(task: Task) -> dict[str, Any]:
     """Replay ``task``'s reference and trace its read keys.
 
@@ -65,7 +76,8 @@ def trace(task: Task) -> dict[str, Any]:
     world = World(get_service(n)(initial_state_of(task, n), today=task.today)
                   for n in [*task.services, *task.distractors])
     instruction = task.instruction.casefold()
-    history: list[tuple[str, str, int]] = []  # (service, result text, depth of that call)
+    # (service, result text, pattern of its quotable leaves, depth of that call)
+    history: list[tuple[str, str, Optional[re.Pattern[str]], int]] = []
     chained = reads = 0
     depth = 0
     for mc in task.reference:
@@ -80,12 +92,15 @@ def trace(task: Task) -> dict[str, Any]:
         if spec.read_only:
             reads += 1
             keys = {k for k in _leaves(mc.arguments.get("arguments") or {}, set()) if k not in instruction}
-            sources = [d for s, text, d in history if s != service and any(k in text for k in keys)]
+            sources = [d for s, text, quoted, d in history if s != service and any(
+                k in text or (quoted is not None and quoted.search(k)) for k in keys)]
             if sources:
                 chained += 1
                 mine = 1 + max(sources)
             depth = max(depth, mine)
-        history.append((service, _result_text(res.get("data")), mine))
+        data = res.get("data")
+        history.append((service, _result_text(data),
+                        _quoted({v for v in _leaves(data, set()) if v not in instruction}), mine))
     return {"chained_reads": chained, "depth": depth, "reads": reads}
 
 

@@ -47,7 +47,7 @@ import orjson
 from compoworld_gym.episode import evaluate, mount, score, state_check_services
 from compoworld_gym.matching import records
 from compoworld_gym.metatools import dispatch
-from compoworld_gym.tasks import MetaCall, Task
+from compoworld_gym.tasks import Decoy, MetaCall, Task
 from compoworld_gym.world import World
 
 #: An address outside every task (the extra recipient of ``extra-recipient``).
@@ -115,16 +115,24 @@ def _forms(value: Any) -> list[str]:
     return [str(value)]
 
 
-def _swapped(task: Task, old: Any, new: Any) -> Optional[float]:
-    """The reference with ``new`` written (and reported) where it wrote ``old``;
-    None when no write or answer carries ``old``.
+def _swapped(task: Task, decoy: Decoy) -> Optional[float]:
+    """The reference with ``decoy.decoy`` written (and reported) where it
+    wrote ``decoy.truth``, and each write argument derived from it as
+    ``decoy.implies`` gives it; None when no write or answer changes.
 
     Reads are kept: a scripted agent cannot re-derive what a wrong lookup
     would have led to, so the attack is "the wrong value, written"."""
     probe = mount(task)
-    calls = [MetaCall(name=mc.name, arguments=_substitute(mc.arguments, old, new)) if _mutating(probe, mc) else mc
+    swaps = [(decoy.truth, decoy.decoy), *decoy.implies]
+
+    def swap(node: Any) -> Any:
+        for old, new in swaps:
+            node = _substitute(node, old, new)
+        return node
+
+    calls = [MetaCall(name=mc.name, arguments=swap(mc.arguments)) if _mutating(probe, mc) else mc
              for mc in task.reference]
-    answer = _substitute(task.reference_answer or NOTHING, old, new)
+    answer = _substitute(task.reference_answer or NOTHING, decoy.truth, decoy.decoy)
     if calls == task.reference and answer == task.reference_answer:
         return None
     return judge(task, replay(task, calls, strict=False), answer)
@@ -219,12 +227,12 @@ def _decoys(task: Task, kinds: Iterable[str]) -> list[Any]:
 
 def attack_other_branch(task: Task) -> Optional[float]:
     """The reference with the rule's other destination instead of the right one."""
-    return _worst(_swapped(task, d.truth, d.decoy) for d in _decoys(task, ["other-branch"]))
+    return _worst(_swapped(task, d) for d in _decoys(task, ["other-branch"]))
 
 
 def attack_stale_value(task: Task) -> Optional[float]:
     """The reference with a stale, archived or look-alike value in place of the truth (worst case)."""
-    return _worst(_swapped(task, d.truth, d.decoy) for d in _decoys(task, ["stale", "archived", "other-record"]))
+    return _worst(_swapped(task, d) for d in _decoys(task, ["stale", "archived", "other-record"]))
 
 
 def _tamper(record: Any) -> bool:

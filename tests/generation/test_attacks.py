@@ -107,22 +107,10 @@ def tasks() -> list[Task]:
 
 @pytest.fixture(scope="module")
 def attacked() -> list[Task]:
-    """Every built-in task and the first generated tasks of ``--seed 7`` (on the first 40
-    services, which the ceilings were set on; the full library's known miss is pinned below)."""
-    from compoworld_gym.generation import LIBRARY_V1, GenerationConfig
-
-    return [*builtin_tasks(), *generate_tasks(N_TASKS, seed=7, config=GenerationConfig(library=LIBRARY_V1))]
-
-
-@pytest.mark.xfail(strict=True, reason="issue 17, open: with all 100 services, the stale-value attack scores 1.0 "
-                                       "on gen-s7-00018 (mortgage_loans -> firestore -> messaging -> warehouse -> "
-                                       "hugo_cms): a stale look-alike's value passes the checks")
-def test_full_library_stale_values_never_pass() -> None:
-    from compoworld_gym.testing.attacks import run_attack
-
-    for t in generate_tasks(N_TASKS, seed=7):
-        score = run_attack("stale-value", t)
-        assert score is None or score < 1.0, t.id
+    """Every built-in task and the first generated tasks of ``--seed 7`` on the full library
+    (gen-s7-00018 extends a rate lock by days derived from a date: its stale date scores 1.0
+    unless the swap also takes the decoy's implied days)."""
+    return [*builtin_tasks(), *generate_tasks(N_TASKS, seed=7)]
 
 
 @pytest.fixture(scope="module")

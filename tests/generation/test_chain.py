@@ -17,7 +17,6 @@ from compoworld_gym.generation.counterfactual import counterfactual
 from compoworld_gym.generation.design import DesignError, design
 from compoworld_gym.generation.explore import explore_states
 from compoworld_gym.generation.hooks import available_links
-from compoworld_gym.generation import LIBRARY_V1, GenerationConfig
 from compoworld_gym.generation.metrics import chain_metrics, trace
 from compoworld_gym.generation.plan import PlanError, plan
 from compoworld_gym.generation.solve import solve
@@ -30,16 +29,9 @@ LINKS = available_links()
 
 @pytest.fixture(scope="module")
 def tasks():
-    # Calibrated on the first 40 services (LIBRARY_V1); the full library's known misses are pinned below.
-    return generate_tasks(30, seed=11, config=GenerationConfig(library=LIBRARY_V1))
-
-
-@pytest.mark.xfail(strict=True, reason="issue 17, open: with all 100 services the trace sees no chained read in "
-                                       "gen-s11-00006 (apisix -> secrets_vault -> azure) and gen-s11-00029 "
-                                       "(library_circulation -> database); cause not found yet")
-def test_full_library_tasks_all_chain() -> None:
-    for t in generate_tasks(30, seed=11):
-        assert len(t.meta["chain"]) <= 1 or trace(t)["chained_reads"] >= 1, t.id
+    # The full library: gen-s11-00006 (a vault path built from an APISIX app label) and gen-s11-00029 (a SQL
+    # query on a loan's borrower email) chain only by quoting a value, which the trace must see.
+    return generate_tasks(30, seed=11)
 
 
 def _spec(actions: list[ActionSpec], hops: list[HopSpec], key: str = "t") -> ChainSpec:
@@ -131,7 +123,7 @@ def test_tasks_chain_and_decide(tasks) -> None:
     assert m["median_instruction_chars"] <= 1200, m
     for t in tasks:
         assert all(v != "not-needed" for v in t.meta["counterfactual"].values()), t.id
-        assert trace(t)["chained_reads"] == sum(1 for h in t.meta["chain"][1:]) or trace(t)["chained_reads"] >= 1
+        assert len(t.meta["chain"]) <= 1 or trace(t)["chained_reads"] >= 1, t.id
 
 
 def test_instruction_states_no_value_a_check_expects(tasks) -> None:
