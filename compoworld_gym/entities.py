@@ -107,6 +107,18 @@ ID_KINDS: tuple[str, ...] = (
     "freight_booking", "container", "fx_quote", "recipient", "transfer", "work_order", "equipment",
     # library circulation, git, notes
     "patron", "library_item", "loan", "hold", "commit", "branch", "memory_note",
+    # healthcare admin: eligibility, patient billing, referrals
+    "eligibility_check", "coverage", "patient_statement", "referral",
+    # education and events: admissions, flashcards, conference programmes
+    "applicant", "admission_application", "deck", "flashcard", "speaker", "conference_session",
+    # devops: Cloud Run, workflow automation, containers
+    "cloud_run_service", "cloud_run_revision", "workflow", "workflow_execution", "docker_container",
+    # finance ops and commerce: corporate cards, loyalty, returns
+    "card", "card_transaction", "loyalty_member", "reward", "return_request",
+    # real estate, manufacturing quality, media assets
+    "home_inspection", "inspection_defect", "nonconformance", "capa", "media_asset", "asset_collection",
+    # office documents, task planning, notebooks
+    "presentation", "slide", "task_request", "notebook", "notebook_cell",
 )
 
 ENTITY_TYPES: frozenset[str] = frozenset(VALUE_TYPES) | frozenset(f"{k}_id" for k in ID_KINDS)
