@@ -284,12 +284,22 @@ class ServiceLinks:
 PERSON_KEYS = frozenset({"email", "phone", "person_name", "username"})
 #: ``Give.who`` values of the customer side; every other non-empty ``who`` is staff.
 CUSTOMER_WHO = frozenset({"the customer", "the site contact", "the guest", "the traveller"})
+#: ``Give.who`` values of people outside the company's staff who are not its customers
+#: either: another organisation's professionals (a pharmacy's prescriber, a school's
+#: teacher, the MLS listing agent), a job candidate, a shared queue's address. They
+#: are staff to no service of another domain: a prescriber has no expense report.
+EXTERNAL_WHO = frozenset({
+    "the prescriber", "the ordering practitioner", "the listing agent", "the loan officer", "the candidate",
+    "the homeroom teacher", "the course teacher", "the section teacher", "the student", "the case queue"})
 
 
 def role_of(who: str) -> Optional[str]:
-    """``"customer"``, ``"staff"`` or None (unknown) for a :attr:`Give.who`."""
+    """``"customer"``, ``"staff"``, ``"external"`` (see :data:`EXTERNAL_WHO`) or None
+    (unknown) for a :attr:`Give.who`."""
     if not who:
         return None
+    if who in EXTERNAL_WHO:
+        return "external"
     return "customer" if who in CUSTOMER_WHO else "staff"
 
 

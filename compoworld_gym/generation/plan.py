@@ -92,7 +92,12 @@ def linkable(relay: Relay, nxt: Relay) -> bool:
     give = relay.give(nxt.key)
     if give is None or nxt.service == relay.service:
         return False
-    if nxt.key in PERSON_KEYS and nxt.key_role != "any" and role_of(give.who) not in (None, nxt.key_role):
+    role = role_of(give.who)
+    if role == "external" and nxt.key in PERSON_KEYS:
+        if _domain(relay.service) != _domain(nxt.service):
+            return False  # the prescriber is not the company's employee: no expense report, no Azure access
+        role = "staff"  # within its own domain a prescriber is the clinic's staff
+    if nxt.key in PERSON_KEYS and nxt.key_role != "any" and role not in (None, nxt.key_role):
         return False  # the account owner's email does not find the customer's orders
     return not nxt.key.endswith("_id") or give.field == "id" or nxt.alloc is not None
 

@@ -158,3 +158,16 @@ def test_config_checks_its_fields() -> None:
     for bad in ({"services": (1, 3)}, {"p_rule": 1.5}, {"chain_lengths": {1: 1.0}}, {"max_actions": 0}):
         with pytest.raises(ConfigError):
             GenerationConfig(**bad)
+
+
+def test_an_outside_professional_links_only_within_their_domain() -> None:
+    from compoworld_gym.generation.plan import linkable
+
+    prescription = LINKS["pharmacy"].relays[0]  # gives the prescriber's email (a clinic's doctor)
+    employee = next(r for r in LINKS["hr_directory"].relays if r.key == "email")
+    report = next(r for r in LINKS["expenses"].relays if r.key == "email")
+    assert prescription.give("email").who == "the prescriber"
+    assert not linkable(prescription, employee) and not linkable(prescription, report)
+    # The company's own staff still cross domains: the engineer who deployed has an employee record.
+    deployment = next(r for r in LINKS["deployments"].relays if r.give("email") is not None)
+    assert linkable(deployment, employee)

@@ -173,19 +173,19 @@ def test_rejects_failing_reference(tasks) -> None:
 def test_rejects_redundant_reference_step() -> None:
     # Repeating a write (a second identical email, a second identical due-date
     # change) is caught: the task's guards allow the reference's footprint
-    # once (a second message breaks them), and a copy that changes nothing
-    # is redundant (removing it breaks no check).
+    # once (a second message breaks them), a copy that changes nothing is
+    # redundant (removing it breaks no check), and one the service refuses fails.
     from compoworld_gym.generation import LIBRARY_V1, GenerationConfig
 
     reasons = []
-    # The first library's seed-3 tasks: which tasks send a message or change a ticket depends on the library.
+    # The first library's seed-3 tasks, each with its last write (a reference ends on a write) made twice.
     for t in generate_tasks(4, seed=3, config=GenerationConfig(library=LIBRARY_V1)):
-        for mc in t.reference:
-            if mc.name == "call_tool" and mc.arguments["tool_name"] in ("send_message", "set_task_details", "update_ticket"):
-                verdict = verify(_variant(t, reference=[*t.reference, mc]), t.meta["guards"])
-                assert not verdict.ok
-                reasons.append(verdict.reason.split(":")[0])
-    assert reasons and set(reasons) <= {"redundant-step", "guard-broken"}, reasons
+        last = [mc for mc in t.reference if mc.name == "call_tool"][-1]
+        verdict = verify(_variant(t, reference=[*t.reference, last]), t.meta["guards"])
+        assert not verdict.ok, (t.id, last)
+        reasons.append(verdict.reason.split(":")[0])
+    # A write the service refuses the second time (approving an approved request) fails the replay itself.
+    assert len(reasons) == 4 and set(reasons) <= {"redundant-step", "guard-broken", "reference-call-failed"}, reasons
     assert "guard-broken" in reasons
 
 

@@ -133,8 +133,11 @@ def _note(reader: Reader, args: dict[str, Found]) -> Write:
     return Write(
         calls=[call("update_episode", episode_id=eid, description=f"{notes}\n{line}" if notes else line)],
         checks=[RecordMatches(id="_", service=SERVICE, collection="episodes", record_id=eid,
-                              where={"description": {"$all": [{"$contains": case}, {"$contains": mention.display}]}},
-                              description="The episode's show notes carry a line quoting the right value.")],
+                              # The notes keep what they said: the line is added, nothing rewritten.
+                              where={"description": {"$all": [*([{"$contains": notes}] if notes else []),
+                                                              {"$contains": case}, {"$contains": mention.display}]}},
+                              description="The episode's show notes keep what they said and carry a line "
+                                          "quoting the right value.")],
         scope=_scope(eid), tool="update_episode", where={"episode_id": eid}, label="the line in the show notes")
 
 

@@ -255,8 +255,10 @@ def _note(reader: Reader, args: dict[str, Found]) -> Write:
     return Write(
         calls=[call("update_project", project_id=pid, notes=f"{old} {text}".strip())],
         checks=[RecordMatches(id="_", service=SERVICE, collection="projects", record_id=pid,
-                              where={"notes": {"$all": [{"$contains": case}, {"$contains": mention.display}]}},
-                              description="The project's notes quote the case and the right value.")],
+                              where={"notes": {"$all": [*([{"$contains": old}] if old else []),
+                                                        {"$contains": case}, {"$contains": mention.display}]}},
+                              description="The project's notes keep what they said and quote the case and the "
+                                          "right value.")],
         scope=[OnlyChanged(id="_", service=SERVICE, collection="projects", allow_ids=[pid],
                            description="No other project was changed or created.")],
         tool="update_project", where={"project_id": pid}, label="the note on the project")
