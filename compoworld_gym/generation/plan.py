@@ -17,6 +17,7 @@ from typing import Any, Optional
 
 from compoworld_gym.generation.chain import ActionSpec, ChainSpec, HopSpec, RuleSpec, Slot, own_key
 from compoworld_gym.generation.context import Ctx
+from compoworld_gym.generation.effects import undoes
 from compoworld_gym.generation.links import PERSON_KEYS, Action, Relay, ServiceLinks, role_of
 
 #: Policy names: a kind of routing plus what it routes by.
@@ -328,7 +329,7 @@ def plan(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], *, length
     for action, bind in options:
         if len(actions) >= max_actions + (rule is not None):
             break
-        if any(a.action.service == action.service for a in actions):
+        if any(a.action.service == action.service for a in actions) or undoes(action, [a.action for a in actions]):
             continue
         if action.service not in used and len(used) >= max_services:
             continue

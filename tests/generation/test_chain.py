@@ -171,3 +171,26 @@ def test_an_outside_professional_links_only_within_their_domain() -> None:
     # The company's own staff still cross domains: the engineer who deployed has an employee record.
     deployment = next(r for r in LINKS["deployments"].relays if r.give("email") is not None)
     assert linkable(deployment, employee)
+
+
+def test_no_task_both_winds_its_matter_down_and_moves_it_on() -> None:
+    from compoworld_gym.generation.effects import effect_of, undoes
+    from compoworld_gym.generation.plan import RelayGraph
+
+    acts = {f"{s}.{a.name}": a for s, sl in LINKS.items() for a in sl.actions}
+    assert effect_of(acts["pharmacy.cancel"]) == "ends" and effect_of(acts["prior_auth.resubmit"]) == "advances"
+    assert effect_of(acts["inventory.write_off"]) == "ends" and effect_of(acts["pharmacy.note"]) is None
+    assert undoes(acts["prior_auth.resubmit"], [acts["pharmacy.cancel"]])
+    assert not undoes(acts["pharmacy.note"], [acts["pharmacy.cancel"]])
+    graph, planned = RelayGraph(LINKS), 0
+    for i in range(300):  # 82 of 581 such plans mixed the two before the rule
+        rng = random.Random(i)
+        try:
+            spec = plan(rng, Ctx(rng, Faker(), TODAY, {}), LINKS, length=4, p_rule=0.75, p_stale=0.5,
+                        max_actions=2, seed_key=str(i), graph=graph)
+        except PlanError:
+            continue
+        planned += 1
+        effects = {effect_of(a.action) for a in spec.actions}
+        assert not {"ends", "advances"} <= effects, [a.action.name for a in spec.actions]
+    assert planned >= 250
