@@ -1,8 +1,11 @@
 """The reliability suite: every built-in service, random compositions, generated and built-in tasks.
 
-Short profile (``compoworld_gym.testing.SHORT``): 100 state-machine runs per
-built-in service (30 per composition or task pool), a few steps each, a fixed Hypothesis seed so CI is reproducible. The
-deep profile is ``compoworld fuzz --examples N`` (:func:`compoworld_gym.fuzz.run_fuzz`).
+Default run: a fixed budget of state-machine runs shared by the built-in
+services (``SERVICE_BUDGET``; 60 each at 100 services, never under 30 or over
+``compoworld_gym.testing.SHORT``'s 100), 30 per composition or task pool, a few
+steps each, a fixed Hypothesis seed so CI is reproducible. CI's ``pytest -m
+slow`` adds the deep campaign: 250 runs of 12 steps per service. Longer
+campaigns are ``compoworld fuzz --examples N`` (:func:`compoworld_gym.fuzz.run_fuzz`).
 """
 
 from __future__ import annotations
@@ -21,6 +24,12 @@ from compoworld_gym.testing import SHORT, FuzzProfile, fuzz_env, fuzz_service
 KNOWN_SERVICE_BUGS: dict[str, str] = {}
 #: Compositions and task pools: fewer runs (each world mounts up to 15 services).
 POOLS = FuzzProfile(runs=30, steps=6)
+#: The default run's state-machine runs over all built-in services, shared equally (at
+#: least 30 and at most SHORT's 100 each): the run's time stays bounded as the library
+#: grows. The deep campaign (DEEP_PER_SERVICE, marked slow) runs in CI's `pytest -m slow`.
+SERVICE_BUDGET = 6000
+PER_SERVICE = FuzzProfile(runs=max(30, min(SHORT.runs, SERVICE_BUDGET // len(BUILTIN_SERVICES))), steps=SHORT.steps)
+DEEP_PER_SERVICE = FuzzProfile(runs=250, steps=12)
 
 
 def _marks(name: str) -> list:
@@ -30,8 +39,15 @@ def _marks(name: str) -> list:
 
 @pytest.mark.parametrize("service", [pytest.param(c, id=c.name, marks=_marks(c.name)) for c in BUILTIN_SERVICES])
 def test_builtin_service_survives_the_short_fuzz_profile(service):
-    runs = fuzz_service(service, profile=SHORT, seed=0, quiet=True)
-    assert runs >= SHORT.runs
+    runs = fuzz_service(service, profile=PER_SERVICE, seed=0, quiet=True)
+    assert runs >= PER_SERVICE.runs
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("service", [pytest.param(c, id=c.name, marks=_marks(c.name)) for c in BUILTIN_SERVICES])
+def test_builtin_service_survives_the_deep_campaign(service):
+    runs = fuzz_service(service, profile=DEEP_PER_SERVICE, seed=1, quiet=True)
+    assert runs >= DEEP_PER_SERVICE.runs
 
 
 COMPOSITIONS = random_compositions(4, random.Random("test-fuzz"), service_names())

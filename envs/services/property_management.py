@@ -194,15 +194,16 @@ class PropertyManagement(Service):
         """
         unit = self.lookup(self.state.units, unit_id, "unit")
         tenant = self.lookup(self.state.tenants, tenant_id, "tenant")
-        rent = money(rent)
-        rules.check_lease_terms(self.state, unit, start_date, end_date, rent, security_deposit)
+        # Cents first: a deposit under half a cent is no deposit (it must not become a $0.00 charge).
+        rent, deposit = money(rent), money(security_deposit)
+        rules.check_lease_terms(self.state, unit, start_date, end_date, rent, deposit)
         lease = Lease(id=self.new_id("LSE"), property_id=unit.property_id, unit_id=unit.id, tenant_id=tenant.id,
                       tenant_name=tenant.name, tenant_email=tenant.email, start_date=start_date, end_date=end_date,
-                      rent=rent, security_deposit=money(security_deposit),
+                      rent=rent, security_deposit=deposit,
                       status="future" if start_date > self.today else "active")
         self._txn(lease, kind="charge", charge_type="rent", amount=rent, date=start_date, memo="First month's rent")
-        if security_deposit > 0:
-            self._txn(lease, kind="charge", charge_type="other", amount=money(security_deposit), date=start_date,
+        if deposit > 0:
+            self._txn(lease, kind="charge", charge_type="other", amount=deposit, date=start_date,
                       memo="Security deposit")
         self.state.leases[lease.id] = lease
         return self._view(lease)

@@ -74,6 +74,14 @@ def test_create_tenant_and_lease(svc):
     assert after["status"] == "future"
 
 
+def test_a_deposit_under_half_a_cent_is_no_deposit(svc):
+    # Deep fuzz campaign, seed 1: 0.00390625 passed the > 0 test but became a $0.00 charge (a 500).
+    lease = ok(svc, "create_lease", {"unit_id": "UNT-0001", "tenant_id": "TNT-0001", "start_date": "2026-02-01",
+                                     "end_date": "2026-03-01", "rent": 100.0, "security_deposit": 0.00390625})
+    assert (lease["security_deposit"], lease["balance"]) == (0.0, 100.0)
+    assert [t["memo"] for t in lease["transactions"]] == ["First month's rent"]
+
+
 def test_end_lease_and_deposit(svc):
     ended = ok(svc, "end_lease", {"lease_id": "LSE-0004", "move_out_date": "2026-01-14"})
     assert (ended["status"], ended["move_out_date"]) == ("ended", "2026-01-14")
