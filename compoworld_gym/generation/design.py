@@ -23,7 +23,7 @@ from compoworld_gym.checks import AnswerContains, Check, OnlyChanged
 from compoworld_gym.entity_values import values_of_type
 from compoworld_gym.composition import Composition, Step
 from compoworld_gym.generation.chain import ChainSpec, Planted, materialize
-from compoworld_gym.generation.counterfactual import counterfactual
+from compoworld_gym.generation.counterfactual import _consumed, counterfactual
 from compoworld_gym.generation.guards import MIN_EXCLUDED_CHARS, merge_where, shape_of, shaped
 from compoworld_gym.generation.designer import looks_like_data
 from compoworld_gym.generation.links import Found, SolveError
@@ -308,9 +308,7 @@ def _implied(spec: ChainSpec, planted: Planted, derived: Derived, today: dt.date
     for every value the writes use that equals the truth (a loan's closing
     day that is also the launch post's publish day)."""
     truth = derived.found[slot].value
-    used = {s for a in spec.actions for s in (*a.bind.values(), a.mention)} | (
-        {spec.rule.attr} if spec.rule is not None else set())
-    given = {s: value for s in used if s[0] == "hop" and s in derived.found and derived.found[s].value == truth}
+    given = {s: value for s in _consumed(spec) if s[0] == "hop" and s in derived.found and derived.found[s].value == truth}
     if not given:
         return []
     try:
