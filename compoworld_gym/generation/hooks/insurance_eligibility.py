@@ -138,8 +138,8 @@ def _plant(ctx: Ctx, key: Any, outs: dict[str, Any], stale: bool, by: str) -> st
     cid = key if by == "id" else _next_coverage(ctx)
     visit = ctx.states.get(SCHEDULING, {}).get("appointments", {}).get(key if by == "visit" else "")
     policy = ctx.states.get(CLAIMS, {}).get("policies", {}).get(key if by == "policy" else "")
-    pid = (key if by == "patient" else visit["patient_id"] if visit else policy["patient_id"] if policy
-           else outs.get("patient_id") or clinic_patient_id(ctx))
+    pid = (key if by == "patient" else outs.get("patient_id") or (
+        visit["patient_id"] if visit else policy["patient_id"] if policy else clinic_patient_id(ctx)))
     aid = key if by == "visit" else outs.get("appointment_id") or (appointment_key(ctx) if by == "id" else None)
     pol = key if by == "policy" else outs.get("insurance_policy_id")
     money_out = outs.get("money")
