@@ -27,7 +27,7 @@ from compoworld_gym.generation.links import (
 
 PHARMACY, LABS, PRIOR_AUTH = "pharmacy", "lab_orders", "prior_auth"
 #: The services of the clinic registry: a patient, policy or visit id means one thing in all of them.
-CLINIC = (SCHEDULING, CLAIMS, PHARMACY, LABS, PRIOR_AUTH)
+CLINIC = (SCHEDULING, CLAIMS, PHARMACY, LABS, PRIOR_AUTH, "insurance_eligibility", "patient_billing", "referrals")
 #: Drugs planted prescriptions are for, by the analyte of the lab result they treat.
 _FOR_ANALYTE = {"4548-4": "861007", "2345-7": "861007", "13457-7": "617310", "2093-3": "617310",
                 "2571-8": "617310", "3016-3": "966222", "2823-3": "314076"}
@@ -38,7 +38,7 @@ RX_START, OBS_START = len(PRESCRIPTIONS) + 1, sum(len(o.results) for o in ORDERS
 
 def clinic_id(ctx: Ctx, prefix: str, start: int = len(PATIENTS) + 2) -> str:
     """The next id ``<prefix>-<n>`` free in every mounted clinic service (as ``shared_id`` of the
-    scheduling hook, over all five): the largest counter wins and all move past it."""
+    scheduling hook, over all of them): the largest counter wins and all move past it."""
     present = [ctx.state(s) for s in CLINIC if s in ctx.states]
     n = max([start] + [s.get("counters", {}).get(prefix, start) for s in present])
     for s in present:
