@@ -7,6 +7,9 @@ scoring a task live in :mod:`compoworld_gym.episode`.
 
 Version history:
 
+* 5 — a decoy lists the writes that taking it rules out (``Decoy.unmade``:
+  a rate lock that already runs past the decoy's day is not extended).
+  Version 4 is read as is.
 * 4 — a decoy lists the write arguments that taking it implies
   (``Decoy.implies``: a rate-lock extension in days, say, derived from a
   date). Version 3 is read as is.
@@ -37,7 +40,7 @@ from compoworld_gym.service import Service
 Leaf = Union[StrictBool, StrictInt, StrictFloat, str]
 
 #: The task-file format written by :func:`save_tasks` (see the version history above).
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 class MetaCall(BaseModel):
@@ -77,6 +80,9 @@ class Decoy(BaseModel):
             the decoy would write them (the days of a rate-lock extension that
             runs through a date); empty when every write carries the value as
             it is.
+        unmade: ``(service, tool)`` of the reference's writes that such an
+            agent could not make at all (schema 5): a rate lock that already
+            runs past the decoy's day cannot be extended to it.
 
     The attack suite (:mod:`compoworld_gym.testing.attacks`) swaps each
     decoy in for its truth in the reference: the swapped run must score
@@ -89,13 +95,14 @@ class Decoy(BaseModel):
     decoy: Union[str, float]
     what: str = ""
     implies: list[tuple[Leaf, Leaf]] = Field(default_factory=list)
+    unmade: list[tuple[str, str]] = Field(default_factory=list)
 
 
 class Task(BaseModel):
     """A task: services, initial state, instruction, rubric and reference.
 
     Attributes:
-        schema_version: the task-file format version (currently 4; 1 to 3 are read and upgraded).
+        schema_version: the task-file format version (currently 5; 1 to 4 are read and upgraded).
         id: unique task id.
         services: services the task needs (mounted with ``initial_state``).
         distractors: services listed but not needed; mounted on their seeded
@@ -114,7 +121,7 @@ class Task(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    schema_version: Literal[1, 2, 3, 4] = SCHEMA_VERSION
+    schema_version: Literal[1, 2, 3, 4, 5] = SCHEMA_VERSION
     id: str = Field(min_length=1)
     services: list[str] = Field(min_length=1)
     distractors: list[str] = Field(default_factory=list)
@@ -146,7 +153,7 @@ class Task(BaseModel):
         if isinstance(checks, list) and any(isinstance(c, dict) and "negative" in c for c in checks):
             raise ValueError(f"a check has 'negative', which schema_version {version} calls 'guard': "
                              "rename the key, or set schema_version 1 for a version-1 task")
-        if version in (2, 3):  # subsets of version 4
+        if version in (2, 3, 4):  # subsets of version 5
             return {**data, "schema_version": SCHEMA_VERSION}
         return data
 

@@ -17,7 +17,7 @@ def test_round_trip_jsonl(tmp_path):
     assert save_tasks(TASKS, path) == len(TASKS)
     loaded = load_tasks(path)
     assert [t.model_dump(mode="json") for t in loaded] == [t.model_dump(mode="json") for t in TASKS]
-    assert all('"schema_version":4' in line for line in path.read_text().splitlines())
+    assert all('"schema_version":5' in line for line in path.read_text().splitlines())
 
 
 #: A task line as version 1 wrote it: the guard flag was called ``negative``.
@@ -58,11 +58,11 @@ def _scores(task):
             score(evaluate(task, vandal.states(), "Solved TCK-0001.", vandal.call_log))]
 
 
-def test_version_1_line_loads_scores_as_before_and_saves_as_version_4(tmp_path):
+def test_version_1_line_loads_scores_as_before_and_saves_as_version_5(tmp_path):
     old = tmp_path / "v1.jsonl"
     old.write_text(V1_LINE + "\n")
     [task] = load_tasks(old)
-    assert task.schema_version == 4
+    assert task.schema_version == 5
     assert [(c.id, c.guard, c.is_guard) for c in task.checks] == [
         ("solved", None, False), ("pending_kept", True, True), ("untouched", None, True),
         ("report", None, False)]
@@ -71,18 +71,18 @@ def test_version_1_line_loads_scores_as_before_and_saves_as_version_4(tmp_path):
     new = tmp_path / "v2.jsonl"
     save_tasks([task], new)
     line = new.read_text()
-    assert '"schema_version":4' in line and '"guard":true' in line and '"negative"' not in line
+    assert '"schema_version":5' in line and '"guard":true' in line and '"negative"' not in line
     [again] = load_tasks(new)
     assert again == task and _scores(again) == [0.0, 1.0, 0.25]
 
 
-@pytest.mark.parametrize("version", [2, 3])
-def test_version_2_and_3_lines_load_as_version_4(tmp_path, version):
+@pytest.mark.parametrize("version", [2, 3, 4])
+def test_version_2_to_4_lines_load_as_version_5(tmp_path, version):
     old = tmp_path / "old.jsonl"
     old.write_text(V1_LINE.replace('"schema_version":1', f'"schema_version":{version}')
                    .replace('"negative"', '"guard"') + "\n")
     [task] = load_tasks(old)
-    assert task.schema_version == 4 and task.decoys == []
+    assert task.schema_version == 5 and task.decoys == []
     assert _scores(task) == [0.0, 1.0, 0.25]
 
 

@@ -13,6 +13,7 @@ tool name.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import random
 from dataclasses import dataclass, field
@@ -288,8 +289,9 @@ def _decoys(spec: ChainSpec, planted: Planted, derived: Derived, flipped: Option
         for slot, value in sorted(table.items(), key=lambda kv: repr(kv[0])):
             found = derived.found.get(slot)
             if found is not None and value is not None and value != found.value:
-                out.append(Decoy(kind=kind, truth=found.value, decoy=value, what=found.noun,
-                                 implies=_implied(spec, planted, derived, today, cache, slot, value)))
+                implies, unmade = _implied(spec, planted, derived, today, cache, slot, value)
+                out.append(Decoy(kind=kind, truth=found.value, decoy=value, what=found.noun, implies=implies,
+                                 unmade=unmade))
     if flipped is not None:
         noun = derived.found[("rule",)].noun
         for (_, mine), (_, theirs) in zip(derived.writes, flipped.writes):
@@ -300,26 +302,45 @@ def _decoys(spec: ChainSpec, planted: Planted, derived: Derived, flipped: Option
 
 
 def _implied(spec: ChainSpec, planted: Planted, derived: Derived, today: dt.date, cache: Mounts,
-             slot: Any, value: Any) -> list[tuple[Any, Any]]:
-    """The write arguments an agent that took ``value`` for ``slot`` would set
-    otherwise, beyond the value itself: the writes derived again with the
-    chain's reads kept (what the attack suite's swap models), less the pairs
-    where the argument is the value or quotes it. The agent takes ``value``
-    for every value the writes use that equals the truth (a loan's closing
-    day that is also the launch post's publish day)."""
+             slot: Any, value: Any) -> tuple[list[tuple[Any, Any]], list[tuple[str, str]]]:
+    """What an agent that took ``value`` for ``slot`` would write otherwise:
+    ``(implies, unmade)`` for :class:`~compoworld_gym.tasks.Decoy`.
+
+    ``implies`` pairs the write arguments it would set otherwise, beyond the
+    value itself: the writes derived again with the chain's reads kept (what
+    the attack suite's swap models), less the pairs where the argument is the
+    value or quotes it. The agent takes ``value`` for every value the writes
+    use that equals the truth (a loan's closing day that is also the launch
+    post's publish day). ``unmade`` gives ``(service, tool)`` of the writes it
+    could not make at all (a rate lock that already runs past the decoy's day
+    cannot be extended to it)."""
     truth = derived.found[slot].value
     given = {s: value for s in _consumed(spec) if s[0] == "hop" and s in derived.found and derived.found[s].value == truth}
     if not given:
-        return []
+        return [], []
+    resume = (derived, len(spec.hops))
     try:
-        again = solve(spec, planted, today, cache, (derived, len(spec.hops)), given)
+        again = solve(spec, planted, today, cache, resume, given).writes
     except SolveError:
-        return []  # the writes cannot be built from the decoy: the swap alone models it
+        again = [_rebuilt(dataclasses.replace(spec, actions=[act]), planted, today, cache, resume, given)
+                 for act in spec.actions]
     forms = {str(truth), f"{truth:.2f}", f"{truth:,.2f}"} if isinstance(truth, float) else {str(truth)}
-    pairs = [(x, y) for (_, mine), (_, theirs) in zip(derived.writes, again.writes)
-             for a, b in zip(mine.calls, theirs.calls) for x, y in _differing(a.arguments, b.arguments)]
-    return list(dict.fromkeys((x, y) for x, y in pairs
-                              if x != truth and not (isinstance(x, str) and any(f in x for f in forms))))
+    pairs = [(x, y) for (_, mine), theirs in zip(derived.writes, again) if theirs is not None
+             for a, b in zip(mine.calls, theirs[1].calls) for x, y in _differing(a.arguments, b.arguments)]
+    unmade = [(svc, mc.arguments["tool_name"]) for (svc, mine), theirs in zip(derived.writes, again) if theirs is None
+              for mc in mine.calls]
+    return (list(dict.fromkeys((x, y) for x, y in pairs
+                               if x != truth and not (isinstance(x, str) and any(f in x for f in forms)))),
+            list(dict.fromkeys(unmade)))
+
+
+def _rebuilt(spec: ChainSpec, planted: Planted, today: dt.date, cache: Mounts, resume: tuple[Derived, int],
+             given: dict[Any, Any]) -> Optional[tuple[str, Any]]:
+    """The one write of a one-action ``spec`` derived with ``given``, or None when it cannot be built."""
+    try:
+        return solve(spec, planted, today, cache, resume, given).writes[0]
+    except SolveError:
+        return None
 
 
 def _differing(a: Any, b: Any) -> list[tuple[Any, Any]]:

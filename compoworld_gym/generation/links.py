@@ -292,6 +292,10 @@ EXTERNAL_WHO = frozenset({
     "the prescriber", "the ordering practitioner", "the listing agent", "the loan officer", "the candidate",
     "the homeroom teacher", "the course teacher", "the section teacher", "the student", "the case queue"})
 
+#: Of :data:`EXTERNAL_WHO`, those who are nobody's staff even within their own domain:
+#: a candidate with an offer pending has no timesheet and no HR directory entry yet.
+NEVER_STAFF = frozenset({"the candidate", "the student", "the case queue"})
+
 
 def role_of(who: str) -> Optional[str]:
     """``"customer"``, ``"staff"``, ``"external"`` (see :data:`EXTERNAL_WHO`) or None
@@ -377,5 +381,5 @@ def get_field(record: dict[str, Any], path: str) -> Any:
     return node
 
 
-__all__ = ["Action", "BuildFn", "FindFn", "Found", "Give", "Need", "PERSON_KEYS", "PlantFn", "PrepareFn", "Reader", "Relay",
+__all__ = ["Action", "BuildFn", "EXTERNAL_WHO", "FindFn", "Found", "Give", "NEVER_STAFF", "Need", "PERSON_KEYS", "PlantFn", "PrepareFn", "Reader", "Relay",
            "RuleHolder", "ServiceLinks", "SolveError", "Write", "get_field", "role_of", "give_value", "latest", "pick"]

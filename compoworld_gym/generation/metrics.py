@@ -63,23 +63,26 @@ def _quoted(values: set[str]) -> Optional["re.Pattern[str]"]:
     return re.compile("(?<![a-z0-9])(?:" + "|".join(map(re.escape, specific)) + ")(?![a-z0-9])")
 
 
-def trace(task: Task) -> dict[str, Any]:
-    """Replay ``task``'s reference and trace its read keys.
+def _rows(node: Any, out: list[set[str]]) -> list[set[str]]:
+    """The traceable scalar fields of every record (dict) in a result, one set per record."""
+    if isinstance(node, dict):
+        own = _leaves({k: v for k, v in node.items() if not isinstance(v, (dict, list))}, set())
+        if own:
+            out.append(own)
+        for v in node.values():
+            _rows(v, out)
+    elif isinstance(node, list):
+        for v in node:
+            _rows(v, out)
+    return out
 
-    Returns:
-        ``{"chained_reads": int, "depth": int (services), "reads": int}``.
 
-    Raises:
-        RuntimeError: a reference call fails (the task is broken).
-    """
+def _replay(task: Task) -> list[tuple[str, bool, set[str], Any]]:
+    """Each reference ``call_tool`` as ``(service, read_only, argument leaves, result data)``."""
     # Distractors too: the reference qualifies tool names exactly as the full listing needs.
     world = World(get_service(n)(initial_state_of(task, n), today=task.today)
                   for n in [*task.services, *task.distractors])
-    instruction = task.instruction.casefold()
-    # (service, result text, pattern of its quotable leaves, depth of that call)
-    history: list[tuple[str, str, Optional[re.Pattern[str]], int]] = []
-    chained = reads = 0
-    depth = 0
+    calls = []
     for mc in task.reference:
         if mc.name != "call_tool":
             continue
@@ -87,20 +90,67 @@ def trace(task: Task) -> dict[str, Any]:
         res = world.call_tool(mc.arguments["tool_name"], mc.arguments.get("arguments") or {})
         if not res.get("success"):
             raise RuntimeError(f"{task.id}: reference call {mc.arguments['tool_name']} failed: {res}")
-        service, spec = route[0].name, route[1]
+        calls.append((route[0].name, route[1].read_only, _leaves(mc.arguments.get("arguments") or {}, set()),
+                      res.get("data")))
+    return calls
+
+
+def _quotes(text: str, value: str) -> bool:
+    """Whether ``text`` holds ``value`` delimited by non-alphanumerics (see :func:`_quoted`)."""
+    return re.search("(?<![a-z0-9])" + re.escape(value) + "(?![a-z0-9])", text) is not None
+
+
+def _carries(keys: set[str], text: str, quoted: Optional["re.Pattern[str]"]) -> bool:
+    return any(k in text or (quoted is not None and quoted.search(k)) for k in keys)
+
+
+def trace(task: Task) -> dict[str, Any]:
+    """Replay ``task``'s reference and trace its read keys.
+
+    A read is chained when an argument carries (or quotes) a value of another
+    service's earlier result, or when it answers a list and a record in it is
+    *picked out* by such a value and a later call uses another field of that
+    record (a role assignment found by the on-call engineer's email, whose
+    resource group the next call names: the spec has no filter by principal).
+
+    Returns:
+        ``{"chained_reads": int, "depth": int (services), "reads": int}``.
+
+    Raises:
+        RuntimeError: a reference call fails (the task is broken).
+    """
+    return trace_calls(_replay(task), task.instruction)
+
+
+def trace_calls(calls: list[tuple[str, bool, set[str], Any]], instruction: str) -> dict[str, Any]:
+    """:func:`trace` on calls already replayed: ``(service, read_only, argument
+    leaves (casefolded, see ``_leaves``), result data)`` in order."""
+    instruction = instruction.casefold()
+    later_args = [set().union(*(a for _, _, a, _ in calls[i + 1:])) for i in range(len(calls))]
+    # (service, result text, pattern of its quotable leaves, set of its leaves, depth of that call)
+    history: list[tuple[str, str, Optional[re.Pattern[str]], set[str], int]] = []
+    chained = reads = depth = 0
+    for i, (service, read_only, args, data) in enumerate(calls):
         mine = 1
-        if spec.read_only:
+        if read_only:
             reads += 1
-            keys = {k for k in _leaves(mc.arguments.get("arguments") or {}, set()) if k not in instruction}
-            sources = [d for s, text, quoted, d in history if s != service and any(
-                k in text or (quoted is not None and quoted.search(k)) for k in keys)]
+            keys = {k for k in args if k not in instruction}
+            sources = [d for s, text, quoted, _, d in history if s != service and _carries(keys, text, quoted)]
+            earlier = [(text, leaves, d) for s, text, _, leaves, d in history if s != service]
+            for fields in _rows(data, []):
+                # A field an earlier answer gives, or quotes (the order id a customer's post names).
+                hits = {f: [d for text, lv, d in earlier if f in lv or (not f.isalpha() and _quotes(text, f))]
+                        for f in fields if f not in instruction}
+                hits = {f: ds for f, ds in hits.items() if ds}
+                rest = {f for f in fields - hits.keys() - args if f not in instruction}
+                if hits and rest & later_args[i]:
+                    sources += [d for ds in hits.values() for d in ds]
             if sources:
                 chained += 1
                 mine = 1 + max(sources)
             depth = max(depth, mine)
-        data = res.get("data")
-        history.append((service, _result_text(data),
-                        _quoted({v for v in _leaves(data, set()) if v not in instruction}), mine))
+        leaves = {v for v in _leaves(data, set()) if v not in instruction}
+        history.append((service, _result_text(data), _quoted(leaves), leaves, mine))
     return {"chained_reads": chained, "depth": depth, "reads": reads}
 
 
@@ -154,4 +204,4 @@ def chain_metrics(tasks: Iterable[Task]) -> dict[str, Any]:
     }
 
 
-__all__ = ["chain_metrics", "trace"]
+__all__ = ["chain_metrics", "trace", "trace_calls"]

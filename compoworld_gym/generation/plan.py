@@ -18,7 +18,7 @@ from typing import Any, Optional
 from compoworld_gym.generation.chain import ActionSpec, ChainSpec, HopSpec, RuleSpec, Slot, own_key
 from compoworld_gym.generation.context import Ctx
 from compoworld_gym.generation.effects import undoes
-from compoworld_gym.generation.links import PERSON_KEYS, Action, Relay, ServiceLinks, role_of
+from compoworld_gym.generation.links import NEVER_STAFF, PERSON_KEYS, Action, Relay, ServiceLinks, role_of
 
 #: Policy names: a kind of routing plus what it routes by.
 RULE_KINDS = ("Escalation routing", "Approval routing", "Case routing", "Review routing", "Handling thresholds")
@@ -97,7 +97,8 @@ def linkable(relay: Relay, nxt: Relay) -> bool:
     if role == "external" and nxt.key in PERSON_KEYS:
         if _domain(relay.service) != _domain(nxt.service):
             return False  # the prescriber is not the company's employee: no expense report, no Azure access
-        role = "staff"  # within its own domain a prescriber is the clinic's staff
+        if give.who not in NEVER_STAFF:
+            role = "staff"  # within its own domain a prescriber is the clinic's staff
     if nxt.key in PERSON_KEYS and nxt.key_role != "any" and role not in (None, nxt.key_role):
         return False  # the account owner's email does not find the customer's orders
     return not nxt.key.endswith("_id") or give.field == "id" or nxt.alloc is not None
@@ -273,12 +274,13 @@ def _same_record_money(action: Action, bind: dict[str, Slot], slots: list[tuple[
     return bind
 
 
-def _mention(slots: list[tuple[Slot, str, str]], bind: dict[str, Slot], rng: random.Random,
+def _mention(slots: list[tuple[Slot, str, str]], bind: dict[str, Slot], rng: random.Random, entry: str,
              hops: Optional[list[HopSpec]] = None, service: str = "") -> Slot:
     """A discovered value the write must quote: an amount or an id, not one it
     binds, read in a service related to the written one where possible."""
-    # The entry record's id is in the instruction: quoting it proves nothing.
-    slots = [x for x in slots if x[2] != "entry"]
+    # The entry record's id is in the instruction: quoting it proves nothing, also
+    # where the first record gives its own key as a field (an expense report's id).
+    slots = [x for x in slots if x[2] != "entry" and x[0] != ("hop", 0, entry)]
     if hops is not None and service:
         slots = [x for x in slots if _related(hops[x[0][1]].relay.service, service)] or slots
     good = [s for s, t, _ in slots if s not in bind.values() and mentionable(t)]
@@ -337,14 +339,14 @@ def plan(rng: random.Random, ctx: Ctx, links: dict[str, ServiceLinks], *, length
         if not actions and rule is None and not uses_last:
             continue
         actions.append(ActionSpec(action=action, bind=bind,
-                                  mention=_mention(slots, bind, rng, hops, action.service)))
+                                  mention=_mention(slots, bind, rng, hops[0].relay.key, hops, action.service)))
         used.add(action.service)
     if not actions:
         raise PlanError("no-action: nothing can use what the chain finds")
     used_slots = {s for a in actions for s in [*a.bind.values(), a.mention]} | ({rule.attr} if rule else set())
     if not any(s[0] == "hop" and s[1] == last for s in used_slots):
         raise PlanError("last-hop-unused: no write or policy uses what the last record gives")
-    report = rule.attr if rule is not None else _mention(slots, {}, rng)
+    report = rule.attr if rule is not None else _mention(slots, {}, rng, hops[0].relay.key)
     return ChainSpec(seed_key=seed_key, hops=hops, rule=rule, actions=actions, report=report,
                      case=ctx.case(), links=links, entry_key=entry_key)
 

@@ -93,6 +93,12 @@ def _mutating(world: World, mc: MetaCall) -> bool:
     return route is not None and not route[1].read_only
 
 
+def _route(world: World, mc: MetaCall) -> Optional[tuple[str, str]]:
+    """``(service, tool)`` of a ``call_tool`` (the tool's own name, not the listing's qualified one)."""
+    route = world.resolve_spec(str(mc.arguments.get("tool_name", ""))) if mc.name == "call_tool" else None
+    return (route[0], route[1].name) if route is not None else None
+
+
 def _substitute(node: Any, old: Any, new: Any) -> Any:
     """``node`` with every leaf equal to ``old`` (or text containing it) given ``new``."""
     if isinstance(node, dict):
@@ -117,8 +123,9 @@ def _forms(value: Any) -> list[str]:
 
 def _swapped(task: Task, decoy: Decoy) -> Optional[float]:
     """The reference with ``decoy.decoy`` written (and reported) where it
-    wrote ``decoy.truth``, and each write argument derived from it as
-    ``decoy.implies`` gives it; None when no write or answer changes.
+    wrote ``decoy.truth``, each write argument derived from it as
+    ``decoy.implies`` gives it, and the writes ``decoy.unmade`` names left
+    out; None when no write or answer changes.
 
     Reads are kept: a scripted agent cannot re-derive what a wrong lookup
     would have led to, so the attack is "the wrong value, written"."""
@@ -130,8 +137,9 @@ def _swapped(task: Task, decoy: Decoy) -> Optional[float]:
             node = _substitute(node, old, new)
         return node
 
+    unmade = {tuple(u) for u in decoy.unmade}
     calls = [MetaCall(name=mc.name, arguments=swap(mc.arguments)) if _mutating(probe, mc) else mc
-             for mc in task.reference]
+             for mc in task.reference if not (unmade and _mutating(probe, mc) and _route(probe, mc) in unmade)]
     answer = _substitute(task.reference_answer or NOTHING, decoy.truth, decoy.decoy)
     if calls == task.reference and answer == task.reference_answer:
         return None

@@ -4,9 +4,8 @@ Container names follow Docker (``[a-zA-Z0-9][a-zA-Z0-9_.-]+``), Compose
 project names Compose (lowercase letters, digits, dashes, underscores,
 starting with a letter or digit). Port maps are container port -> host port,
 1-65535. Images are pulled from the registries this host can reach (the
-``REGISTRY`` catalogue). Compose files are read by a small YAML reader for
-the block style Compose files use (mappings, ``-`` lists, scalars, flow
-lists); a service needs an ``image`` (this host does not build) and may use
+``REGISTRY`` catalogue). Compose files are read by PyYAML's ``safe_load``;
+a service needs an ``image`` (this host does not build) and may use
 only Compose's service keys below.
 """
 
@@ -16,6 +15,8 @@ import datetime as dt
 import hashlib
 import re
 from typing import Any, Optional
+
+import yaml
 
 from compoworld_gym.errors import InvalidArgument
 
@@ -106,88 +107,31 @@ def _ago(delta: dt.timedelta) -> str:
 
 
 def parse_yaml(text: str) -> Any:
-    """The value of a block-style YAML document (mappings, ``-`` lists, scalars, flow lists).
+    """The value of a YAML document, read by PyYAML's ``safe_load`` (no tags, no objects).
+
+    Like Docker's own reader, an unquoted ``xx:yy`` with both parts under 60 is
+    a YAML 1.1 base-60 number; Compose's docs say to quote port maps for that reason.
 
     Raises:
-        InvalidArgument: 400, text this reader cannot parse (tabs, bad indentation, a line without ``key:``).
+        InvalidArgument: 400, text that is not YAML (with the line and column PyYAML names),
+            or an empty document.
     """
-    lines = []
-    for n, raw in enumerate(text.splitlines(), start=1):
-        if "\t" in raw[: len(raw) - len(raw.lstrip())]:
-            raise InvalidArgument(f"compose_yaml line {n}: tabs are not allowed for indentation.")
-        body = _strip_comment(raw).rstrip()
-        if body.strip() and body.strip() != "---":
-            lines.append((n, len(body) - len(body.lstrip()), body.strip()))
-    if not lines:
+    try:
+        doc = yaml.safe_load(text)
+    except yaml.MarkedYAMLError as e:
+        mark = e.problem_mark or e.context_mark
+        where = f" line {mark.line + 1}, column {mark.column + 1}" if mark is not None else ""
+        raise InvalidArgument(f"compose_yaml{where}: {e.problem or e.context}.") from None
+    except yaml.YAMLError as e:
+        raise InvalidArgument(f"compose_yaml is not YAML: {e}.") from None
+    if doc is None:
         raise InvalidArgument("compose_yaml is empty.")
-    value, i = _block(lines, 0, lines[0][1])
-    if i != len(lines):
-        raise InvalidArgument(f"compose_yaml line {lines[i][0]}: unexpected indentation.")
-    return value
+    return doc
 
 
-def _strip_comment(line: str) -> str:
-    quote = None
-    for k, ch in enumerate(line):
-        if ch in "'\"" and quote in (None, ch):
-            quote = None if quote else ch
-        elif ch == "#" and quote is None and (k == 0 or line[k - 1] in " \t"):
-            return line[:k]
-    return line
-
-
-def _block(lines: list, i: int, indent: int) -> tuple[Any, int]:
-    if lines[i][2].startswith("- ") or lines[i][2] == "-":
-        out: list = []
-        while i < len(lines) and lines[i][1] == indent and (lines[i][2].startswith("- ") or lines[i][2] == "-"):
-            n, _, body = lines[i]
-            rest = body[1:].strip()
-            if not rest:
-                value, i = _block(lines, i + 1, lines[i + 1][1]) if i + 1 < len(lines) and lines[i + 1][1] > indent \
-                    else (None, i + 1)
-            elif _key(rest) is not None:  # "- key: value" starts a mapping one level in
-                lines[i] = (n, indent + 2, rest)
-                value, i = _block(lines, i, indent + 2)
-            else:
-                value, i = _scalar(rest), i + 1
-            out.append(value)
-        return out, i
-    out_map: dict = {}
-    while i < len(lines) and lines[i][1] == indent:
-        n, _, body = lines[i]
-        kv = _key(body)
-        if kv is None:
-            raise InvalidArgument(f"compose_yaml line {n}: expected 'key: value', got {body!r}.")
-        key, rest = kv
-        if rest:
-            out_map[key], i = _scalar(rest), i + 1
-        elif i + 1 < len(lines) and lines[i + 1][1] > indent:
-            out_map[key], i = _block(lines, i + 1, lines[i + 1][1])
-        else:
-            out_map[key], i = None, i + 1
-    return out_map, i
-
-
-def _key(body: str) -> Optional[tuple[str, str]]:
-    m = re.match(r"""^("[^"]*"|'[^']*'|[^:'"\s][^:]*?)\s*:(?:\s+(.*))?$""", body)
-    if m is None or body.startswith("["):
-        return None
-    return m.group(1).strip("'\""), (m.group(2) or "").strip()
-
-
-def _scalar(text: str) -> Any:
-    if text.startswith("[") and text.endswith("]"):
-        inner = text[1:-1].strip()
-        return [_scalar(x.strip()) for x in inner.split(",")] if inner else []
-    if text.startswith("{") and text.endswith("}"):
-        inner = text[1:-1].strip()
-        pairs = [_key(x.strip()) for x in inner.split(",")] if inner else []
-        if any(p is None for p in pairs):
-            raise InvalidArgument(f"compose_yaml: cannot read flow mapping {text!r}.")
-        return {k: _scalar(v) for k, v in pairs}
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-        return text[1:-1]
-    return text
+def _text(value: Any) -> str:
+    """A Compose scalar as the text Docker passes on (``true``, not Python's ``True``)."""
+    return str(value).lower() if isinstance(value, bool) else str(value)
 
 
 # --------------------------------------------------------------- Compose
@@ -198,11 +142,11 @@ def _pairs(value: Any, what: str, service: str) -> dict[str, str]:
     if value is None:
         return {}
     if isinstance(value, dict):
-        return {str(k): "" if v is None else str(v) for k, v in value.items()}
+        return {str(k): "" if v is None else _text(v) for k, v in value.items()}
     if isinstance(value, list):
         out = {}
         for item in value:
-            k, _, v = str(item).partition("=")
+            k, _, v = _text(item).partition("=")
             out[k] = v
         return out
     raise InvalidArgument(f"service {service!r}: {what} must be a list or a mapping.")

@@ -108,14 +108,20 @@ def tasks() -> list[Task]:
 @pytest.fixture(scope="module")
 def attacked() -> list[Task]:
     """Every built-in task and the first generated tasks of ``--seed 7`` on the full library
-    (gen-s7-00018 extends a rate lock by days derived from a date: its stale date scores 1.0
-    unless the swap also takes the decoy's implied days)."""
+    (a rate lock extended by days derived from a date: its stale date scores 1.0 unless the swap
+    also takes the decoy's implied days, or, where the lock already runs past the decoy's day,
+    leaves the extension out: gen-s7-00014 with the 112-service library)."""
     return [*builtin_tasks(), *generate_tasks(N_TASKS, seed=7)]
 
 
 @pytest.fixture(scope="module")
 def table(attacked) -> dict[str, dict[str, Any]]:
     return attack_table(attacked)
+
+
+def test_some_decoy_rules_a_write_out(attacked) -> None:
+    unmade = [(t.id, d.unmade) for t in attacked for d in t.decoys if d.unmade]
+    assert unmade and all(len(u) == 2 for _, us in unmade for u in us), unmade
 
 
 def test_reference_still_scores_one(attacked) -> None:

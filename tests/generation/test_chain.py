@@ -17,7 +17,7 @@ from compoworld_gym.generation.counterfactual import counterfactual
 from compoworld_gym.generation.design import DesignError, design
 from compoworld_gym.generation.explore import explore_states
 from compoworld_gym.generation.hooks import available_links
-from compoworld_gym.generation.metrics import chain_metrics, trace
+from compoworld_gym.generation.metrics import chain_metrics, trace, trace_calls
 from compoworld_gym.generation.plan import PlanError, plan
 from compoworld_gym.generation.solve import solve
 from compoworld_gym.generation.wording import render
@@ -25,6 +25,8 @@ from compoworld_gym.metatools import dispatch
 from compoworld_gym.episode import evaluate, mount, score, state_check_services
 
 LINKS = available_links()
+#: Every action's goal phrase: the fixed parameters it names are the goal's, not discovered values.
+_GOALS = " ".join(a.goal for links in LINKS.values() for a in links.actions).casefold()
 
 
 @pytest.fixture(scope="module")
@@ -70,6 +72,10 @@ def test_materialize_is_deterministic_and_overrides_change_one_record() -> None:
     assert base == explore_states(spec.services, 0, TODAY), "planting must not touch the base states"
 
 
+def _calls(solution) -> list:
+    return [(svc, mc.arguments) for svc, w in solution.writes for mc in w.calls]
+
+
 def _wrong_world_scores(seed: int) -> list[float]:
     """Scores of agents that read one record wrongly: each counterfactual
     world's writes, replayed on the real task."""
@@ -86,7 +92,7 @@ def _wrong_world_scores(seed: int) -> list[float]:
 
     task = build_task(d, task_id="t", seed=0, today=TODAY, stage_stats={})
     planted = materialize(spec, base, TODAY, fake)
-    right = solve(spec, planted, TODAY).end_state()
+    right = solve(spec, planted, TODAY)
     overrides = [{"threshold": spec.rule.stale_threshold}] if spec.rule else []
     overrides += [{slot: v} for slot, v in planted.alt_values.items() if slot[2] in ("email", "money")]
     out = []
@@ -95,8 +101,10 @@ def _wrong_world_scores(seed: int) -> list[float]:
             wrong = solve(spec, materialize(spec, base, TODAY, fake, ov), TODAY)
         except Exception:
             continue
-        if wrong.end_state() == right:
-            continue  # a value nothing uses
+        if _calls(wrong) == _calls(right):
+            # A value no call carries (a payment plan's total is the server's sum of the balance):
+            # misreading it changes nothing the agent does.
+            continue
         world = mount(task)
         for svc, w in wrong.writes:
             for mc in w.calls:
@@ -136,8 +144,9 @@ def test_instruction_states_no_value_a_check_expects(tasks) -> None:
             values += [str(v) for v in _leaf_values(getattr(chk, "where", {}))]
             for v in values:
                 # Discovered values are ids, amounts, dates and addresses; fixed
-                # parameters the goal names ("exception", "beta-testers") are not.
-                if len(v) >= 5 and v not in (t.meta["entry"], t.meta["case"]) and re.search(r"[\d@]", v):
+                # parameters the goal names ("exception", "beta-testers", CPT 99214) are not.
+                if len(v) >= 5 and v not in (t.meta["entry"], t.meta["case"]) and re.search(r"[\d@]", v) \
+                        and v.casefold() not in _GOALS:
                     assert v.casefold() not in low, (t.id, chk.id, v)
 
 
@@ -173,6 +182,28 @@ def test_an_outside_professional_links_only_within_their_domain() -> None:
     assert linkable(deployment, employee)
 
 
+def test_a_candidate_is_nobodys_staff_even_in_hr() -> None:
+    from compoworld_gym.generation.plan import linkable
+
+    # A pending offer's candidate has no HR directory entry, no timesheet, no offers to hire for.
+    report = next(r for r in LINKS["background_checks"].relays if r.give("email") is not None)
+    assert report.give("email").who == "the candidate"
+    staff = [r for s in ("hr_directory", "timesheets", "recruiting") for r in LINKS[s].relays if r.key == "email"]
+    assert staff and not any(linkable(report, r) for r in staff)
+
+
+def test_mention_never_quotes_the_entry_records_own_id() -> None:
+    from compoworld_gym.generation.plan import _mention, _slots
+
+    # The expense report is found by its id and also gives it as a field: stating it proves nothing.
+    first = next(r for r in LINKS["expenses"].relays if r.key == "expense_id")
+    assert first.give("expense_id") is not None
+    employee = next(r for r in LINKS["hr_directory"].relays if r.key == "email")
+    slots = _slots([HopSpec(first, {}), HopSpec(employee, {})])
+    assert ("hop", 0, "expense_id") in [s for s, _, _ in slots]
+    assert all(_mention(slots, {}, random.Random(k), "expense_id") != ("hop", 0, "expense_id") for k in range(50))
+
+
 def test_no_task_both_winds_its_matter_down_and_moves_it_on() -> None:
     from compoworld_gym.generation.effects import effect_of, undoes
     from compoworld_gym.generation.plan import RelayGraph
@@ -194,3 +225,37 @@ def test_no_task_both_winds_its_matter_down_and_moves_it_on() -> None:
         effects = {effect_of(a.action) for a in spec.actions}
         assert not {"ends", "advances"} <= effects, [a.action.name for a in spec.actions]
     assert planned >= 250
+
+
+def _assignments(*rows: tuple[str, str]) -> dict:
+    return {"roleAssignments": [{"id": f"ra-{i:04d}", "principalName": who, "scope": scope}
+                                for i, (who, scope) in enumerate(rows)]}
+
+
+@pytest.mark.parametrize(("picked_scope", "chained"), [("/rg/catalog-sync-prod", 1), ("/rg/billing-prod", 0)])
+def test_trace_sees_a_record_picked_out_by_an_earlier_value(picked_scope, chained) -> None:
+    # Azure's list-role-assignments takes only a scope: the agent finds the on-call engineer's row by
+    # email and names that row's resource group next. A next call on another row's scope owes nothing
+    # to the on-call answer.
+    instruction = "Remove the on-call engineer's Contributor assignment for warehouse-worker."
+    calls = [
+        ("on_call", True, {"warehouse-worker"}, {"oncalls": [{"email": "oscar.lindgren@company.example"}]}),
+        ("azure", True, {"/subscriptions/sub-1"}, _assignments(
+            ("oscar.lindgren@company.example", "/rg/catalog-sync-prod"), ("mia.berg@company.example", "/rg/billing-prod"))),
+        ("azure", True, {picked_scope}, {"roleAssignments": []}),
+    ]
+    assert trace_calls(calls, instruction)["chained_reads"] == chained
+
+
+def test_trace_sees_a_record_picked_out_by_a_value_an_earlier_answer_quotes() -> None:
+    # The customer's forum post names the order in its text; the failed sync run holding that order gives
+    # the email the next step writes to.
+    calls = [
+        ("discord", True, {"146125961"}, {"content": "Nobody got back to me about my order ORD-0060. Help?"}),
+        ("workflow_automation", True, {"wf-0002"}, {"runs": [{"order_id": "ORD-0061", "email": "ann.lee@ware.com"},
+                                                             {"order_id": "ORD-0060", "email": "paul.adams@ware.com"}]}),
+        ("gmail", False, {"paul.adams@ware.com"}, {"id": "MSG-0001"}),
+    ]
+    assert trace_calls(calls, "Start from Discord forum post 146125961.")["chained_reads"] == 1
+    calls[2] = ("gmail", False, {"ann.lee@ware.com"}, {"id": "MSG-0001"})
+    assert trace_calls(calls, "Start from Discord forum post 146125961.")["chained_reads"] == 0

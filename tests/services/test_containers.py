@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 from _svc_asserts import code, error, ok
 
-from compoworld_gym.envs.services._containers_rules import parse_yaml
+from compoworld_gym.errors import InvalidArgument
+from compoworld_gym.envs.services._containers_rules import parse_yaml, read_compose
 from compoworld_gym.envs.services.containers import Containers
 from compoworld_gym.envs.services.deployments import Deployments
 
@@ -143,9 +144,16 @@ def test_deploy_compose(svc):
     assert code(svc, "deploy-compose", {"compose_yaml": loop, "project_name": "b"}) == 400
 
 
-def test_yaml_reader():
+def test_compose_text_is_read_as_yaml():
     assert parse_yaml("a:\n  - x: 1\n    y: '2'\n  - z\nb: [p, q]\nc: {k: v}\n") == {
-        "a": [{"x": "1", "y": "2"}, "z"], "b": ["p", "q"], "c": {"k": "v"}}
+        "a": [{"x": 1, "y": "2"}, "z"], "b": ["p", "q"], "c": {"k": "v"}}
+    with pytest.raises(InvalidArgument, match=r"line 4, column 1: expected .,. or .\]."):
+        parse_yaml("services:\n  a:\n    image: [x\n")
+    with pytest.raises(InvalidArgument, match="empty"):
+        parse_yaml("# nothing\n")
+    specs, _ = read_compose("services:\n  a:\n    image: nginx:1.27\n    environment:\n      DEBUG: true\n"
+                            "    ports: ['8080:80']\n")
+    assert specs[0]["env"] == {"DEBUG": "true"} and specs[0]["ports"] == {"80/tcp": "8080"}
 
 
 def test_failed_write_rolls_back_and_seed_is_deterministic(svc, make_service):

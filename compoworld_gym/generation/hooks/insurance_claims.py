@@ -104,7 +104,10 @@ def _patient_claim(reader: Reader, key: Any) -> dict[str, Any]:
 
 _CHARGES = Give("money", "total_charge", "the claim's billed charges", draw=_charge)
 _SERVICE_DAY = Give("date", "service_date", "the claim's date of service", "the date of service", draw=service_day)
-_DEDUCTIBLE = Give("money", "deductible_remaining", "the deductible still to meet on the policy")
+#: ``Give.who`` of the deductible still to meet: one figure of the policy, which the payer's
+#: eligibility check answers too; no other money of the case (a claim's charges are not it).
+DEDUCTIBLE = "the deductible remaining"
+_DEDUCTIBLE = Give("money", "deductible_remaining", "the deductible still to meet on the policy", DEDUCTIBLE)
 
 CLAIM = Relay(
     service=CLAIMS, name="insurance claim", key="claim_id",
@@ -231,4 +234,4 @@ LINKS = ServiceLinks(
     route_values={"email": _examiners},
 )
 
-__all__ = ["LINKS", "plant_claim", "plant_policy", "service_day"]
+__all__ = ["DEDUCTIBLE", "LINKS", "plant_claim", "plant_policy", "service_day"]

@@ -19,6 +19,7 @@ from compoworld_gym.envs.services._insurance_eligibility_rules import PLAN_TERMS
 from compoworld_gym.envs.services._insurance_eligibility_seed import PAYER_IDS, make_coverage, split_name
 from compoworld_gym.envs.services._patient_scheduling_seed import CLINIC_NPI, PRACTITIONERS
 from compoworld_gym.generation.context import Ctx, call
+from compoworld_gym.generation.hooks.insurance_claims import DEDUCTIBLE
 from compoworld_gym.generation.hooks.patient_scheduling import CLAIMS, SCHEDULING
 from compoworld_gym.generation.hooks.pharmacy import birth_date, clinic_id, clinic_patient_id, patient_name
 from compoworld_gym.generation.links import (
@@ -130,6 +131,10 @@ def _next_coverage(ctx: Ctx) -> str:
     return next_id(ctx.state(SERVICE), "COV")
 
 
+#: ``Give.who`` of the copay: its own amount, not the case's other money (a copay is no statement
+#: balance). The deductible still to meet is the one the claims clearinghouse shows too.
+COPAY = "the visit copay"
+
 #: The figure each relay's record gives (its money): by record id, by visit, by patient, by policy.
 _FIGURES = {"id": "deductible_remaining", "visit": "copay", "patient": "oop_remaining", "policy": "copay"}
 
@@ -172,7 +177,7 @@ COVERAGE = Relay(
     service=SERVICE, name="eligibility check", key="coverage_id",
     gives=(Give("patient_id", "patient_id", "the patient's id"),
            Give("appointment_id", "appointment_id", "the clinic visit the check was run for"), _POLICY,
-           Give("money", "deductible_remaining_in_network", "the in-network deductible still to meet")),
+           Give("money", "deductible_remaining_in_network", "the in-network deductible still to meet", DEDUCTIBLE)),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "id"), find=_get,
     where="Each eligibility check names the patient, the clinic visit it was run for, the insurance policy the "
           "payer matched and the in-network deductible still to meet.",
@@ -181,7 +186,7 @@ COVERAGE = Relay(
 VISIT_COVERAGE = Relay(
     service=SERVICE, name="visit's eligibility check", key="appointment_id",
     gives=(Give("coverage_id", "id", "the eligibility check run for the visit"), _POLICY,
-           Give("money", "visit_copay", "the copay to collect for the visit", draw=_copay)),
+           Give("money", "visit_copay", "the copay to collect for the visit", COPAY, draw=_copay)),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "visit"),
     find=lambda reader, key: _active(reader, appointment_id=key),
     where="The front desk runs an eligibility check with the payer for each clinic visit, under the visit's id; "
@@ -191,7 +196,8 @@ VISIT_COVERAGE = Relay(
 PATIENT_COVERAGE = Relay(
     service=SERVICE, name="patient's eligibility check", key="patient_id",
     gives=(Give("coverage_id", "id", "the patient's latest eligibility check"), _POLICY,
-           Give("money", "out_of_pocket_remaining_in_network", "the in-network out-of-pocket still to pay")),
+           Give("money", "out_of_pocket_remaining_in_network", "the in-network out-of-pocket still to pay",
+                "the out-of-pocket remaining")),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "patient"),
     find=lambda reader, key: _active(reader, patient_id=key),
     where="Eligibility checks are kept under the patient's id.", alloc=clinic_patient_id, truth=_TRUTH,
@@ -202,7 +208,7 @@ POLICY_COVERAGE = Relay(
     gives=(Give("coverage_id", "id", "the latest eligibility check on the policy"),
            Give("patient_id", "patient_id", "the patient's id"),
            Give("appointment_id", "appointment_id", "the clinic visit the check was run for"),
-           Give("money", "visit_copay", "the office-visit copay the payer answered", draw=_copay)),
+           Give("money", "visit_copay", "the office-visit copay the payer answered", COPAY, draw=_copay)),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "policy"),
     find=lambda reader, key: _active(reader, policy_id=key),
     where="Each eligibility check names the insurance policy the payer matched it to.",

@@ -113,7 +113,8 @@ def _claim_statement(reader: Reader, key: Any) -> dict[str, Any]:
     return _get(reader, rows[0]["id"])
 
 
-_BALANCE = Give("money", "balance", "the balance due on the patient statement", draw=_balance)
+_BALANCE = Give("money", "balance", "the balance due on the patient statement", "the statement balance",
+                draw=_balance)
 _DUE = Give("date", "due_date", "the statement's due date", "the statement due date", draw=_due)
 _TRUTH = "A voided statement was withdrawn; only the patient's sent statement counts."
 
