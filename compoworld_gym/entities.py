@@ -119,6 +119,8 @@ ID_KINDS: tuple[str, ...] = (
     "home_inspection", "inspection_defect", "nonconformance", "capa", "media_asset", "asset_collection",
     # office documents, task planning, notebooks
     "presentation", "slide", "task_request", "notebook", "notebook_cell",
+    # legal trademarks, workplace visitors, finance fixed assets
+    "trademark_application", "office_action", "visitor", "visitor_invite", "fixed_asset", "asset_disposal",
 )
 
 ENTITY_TYPES: frozenset[str] = frozenset(VALUE_TYPES) | frozenset(f"{k}_id" for k in ID_KINDS)
