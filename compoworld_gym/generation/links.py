@@ -135,6 +135,9 @@ class Relay:
             (email, phone, person_name, username): ``"customer"``, ``"staff"``
             or ``"any"``. A chain never looks a customer's orders up by the
             account owner's email.
+        key_who: when set, the only :attr:`Give.who` a person key may come
+            from (an academy deck's maintainer is a teacher or instructor, not
+            any member of staff).
     """
 
     service: str
@@ -148,6 +151,7 @@ class Relay:
     entry: Optional[Callable[[Any], str]] = None
     truth: str = ""
     key_role: str = "customer"
+    key_who: frozenset[str] = frozenset()
 
     def give(self, etype: str) -> Optional[Give]:
         """The give of entity type ``etype``, or None."""

@@ -93,6 +93,8 @@ def linkable(relay: Relay, nxt: Relay) -> bool:
     give = relay.give(nxt.key)
     if give is None or nxt.service == relay.service:
         return False
+    if nxt.key_who and give.who not in nxt.key_who:
+        return False  # the on-call engineer maintains no academy study deck
     role = role_of(give.who)
     if role == "external" and nxt.key in PERSON_KEYS:
         if _domain(relay.service) != _domain(nxt.service):

@@ -192,6 +192,18 @@ def test_a_candidate_is_nobodys_staff_even_in_hr() -> None:
     assert staff and not any(linkable(report, r) for r in staff)
 
 
+def test_an_academy_deck_is_maintained_by_its_teachers_only() -> None:
+    from compoworld_gym.generation.plan import linkable
+
+    deck = next(r for r in LINKS["flashcards"].relays if r.key == "email")
+    course = next(r for r in LINKS["learning_management"].relays if r.give("email") is not None
+                  and r.give("email").who == "the instructor")
+    deployment = next(r for r in LINKS["deployments"].relays if r.give("email") is not None)
+    officer = next(r for r in LINKS["admissions"].relays if r.give("email") is not None
+                   and r.give("email").who == "the admission officer")
+    assert linkable(course, deck) and not linkable(deployment, deck) and not linkable(officer, deck)
+
+
 def test_mention_never_quotes_the_entry_records_own_id() -> None:
     from compoworld_gym.generation.plan import _mention, _slots
 

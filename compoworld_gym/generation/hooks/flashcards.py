@@ -122,6 +122,9 @@ def _by_maintainer(reader: Reader, email: Any) -> dict[str, Any]:
     return latest(list(_stats(reader, names).values()), "modified", maintainer_email=email)
 
 
+#: Who maintains an academy's study decks: its teachers and course instructors, nobody else on staff.
+MAINTAINERS = frozenset({"the instructor", "the homeroom teacher", "the course teacher", "the section teacher"})
+
 _MAINTAINER = Give("email", "maintainer_email", "the email of the instructor who maintains the study deck",
                    "the instructor", draw=employee_email)
 
@@ -145,7 +148,7 @@ MAINTAINER_DECK = Relay(
            Give("course_id", "course_id", "the LMS course of the instructor's study deck")),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "maintainer"), find=_by_maintainer,
     where="Anki deck stats name each study deck's maintainer; an instructor's current deck is the one changed most "
-          "recently.", key_role="staff")
+          "recently.", key_role="staff", key_who=MAINTAINERS)
 
 
 def _leech(reader: Reader, deck_id: str) -> tuple[dict[str, Any], dict[str, Any]]:
