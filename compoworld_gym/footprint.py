@@ -26,7 +26,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Iterable
 
-from compoworld_gym.checks import GONE, BOOKKEEPING, Check, OnlyChanged, WritesConfined, changed_paths, list_sizes
+from compoworld_gym.checks import BOOKKEEPING, Check, OnlyChanged, WritesConfined
+from compoworld_gym.state_diff import GONE, changed_paths, list_sizes
 from compoworld_gym.matching import get_path, records
 from compoworld_gym.tasks import Task
 
@@ -42,9 +43,9 @@ class Written:
         changed: ids of existing records it changed (or deleted).
         new: how many records it created.
         added: ``{list path: most items added to it in one changed record}``
-            (paths of :func:`compoworld_gym.checks.list_sizes`).
+            (paths of :func:`compoworld_gym.state_diff.list_sizes`).
         paths: ``{changed record id: the paths it changed}``
-            (:func:`compoworld_gym.checks.changed_paths`; ``""``: deleted).
+            (:func:`compoworld_gym.state_diff.changed_paths`; ``""``: deleted).
     """
 
     changed: tuple[str, ...] = ()

@@ -8,7 +8,8 @@ import pytest
 
 from compoworld_gym.answers import fit_answers
 from compoworld_gym.builtin_tasks import builtin_tasks
-from compoworld_gym.checks import AnswerContains, OnlyChanged, WritesConfined, list_sizes
+from compoworld_gym.checks import AnswerContains, OnlyChanged, WritesConfined
+from compoworld_gym.state_diff import list_sizes
 from compoworld_gym.entity_values import entity_paths, values_of_type
 from compoworld_gym.footprint import CONFINED_ID, Written, fit_checks, footprint
 from compoworld_gym.generation import generate_tasks
