@@ -26,7 +26,9 @@ from compoworld_gym.generation.links import SolveError
 from compoworld_gym.generation.solve import Derived, Mounts, solve
 
 
-def _consumed(spec: ChainSpec) -> set[Slot]:
+def consumed_slots(spec: ChainSpec) -> set[Slot]:
+    """The slots the task's writes and policy use: what each action binds or
+    quotes, and the amount the rule is read on."""
     used = {s for a in spec.actions for s in [*a.bind.values(), a.mention]}
     if spec.rule is not None:
         used.add(spec.rule.attr)
@@ -105,7 +107,7 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
     original = derived
     end = derived.end_state()
     cache = Mounts() if cache is None else cache
-    consumed = _consumed(spec)
+    consumed = consumed_slots(spec)
     verdicts: dict[str, str] = {}
     for i, hop in enumerate(spec.hops):
         service = hop.relay.service
@@ -132,4 +134,4 @@ def counterfactual(spec: ChainSpec, base: dict[str, Any], today: dt.date, fake: 
     return (f"counterfactual: {', '.join(bad)} not needed" if bad else None), verdicts, flipped
 
 
-__all__ = ["counterfactual"]
+__all__ = ["consumed_slots", "counterfactual"]

@@ -24,7 +24,7 @@ from compoworld_gym.checks import AnswerContains, Check, OnlyChanged
 from compoworld_gym.entity_values import values_of_type
 from compoworld_gym.composition import Composition, Step
 from compoworld_gym.generation.chain import ChainSpec, Planted, materialize
-from compoworld_gym.generation.counterfactual import _consumed, counterfactual
+from compoworld_gym.generation.counterfactual import consumed_slots, counterfactual
 from compoworld_gym.generation.guards import MIN_EXCLUDED_CHARS, merge_where, shape_of, shaped
 from compoworld_gym.generation.designer import looks_like_data
 from compoworld_gym.generation.links import Found, SolveError
@@ -315,7 +315,8 @@ def _implied(spec: ChainSpec, planted: Planted, derived: Derived, today: dt.date
     could not make at all (a rate lock that already runs past the decoy's day
     cannot be extended to it)."""
     truth = derived.found[slot].value
-    given = {s: value for s in _consumed(spec) if s[0] == "hop" and s in derived.found and derived.found[s].value == truth}
+    given = {s: value for s in consumed_slots(spec)
+             if s[0] == "hop" and s in derived.found and derived.found[s].value == truth}
     if not given:
         return [], []
     resume = (derived, len(spec.hops))

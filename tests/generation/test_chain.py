@@ -253,7 +253,8 @@ def test_trace_sees_a_record_picked_out_by_an_earlier_value(picked_scope, chaine
     calls = [
         ("on_call", True, {"warehouse-worker"}, {"oncalls": [{"email": "oscar.lindgren@company.example"}]}),
         ("azure", True, {"/subscriptions/sub-1"}, _assignments(
-            ("oscar.lindgren@company.example", "/rg/catalog-sync-prod"), ("mia.berg@company.example", "/rg/billing-prod"))),
+            ("oscar.lindgren@company.example", "/rg/catalog-sync-prod"),
+            ("mia.berg@company.example", "/rg/billing-prod"))),
         ("azure", True, {picked_scope}, {"roleAssignments": []}),
     ]
     assert trace_calls(calls, instruction)["chained_reads"] == chained
@@ -264,8 +265,9 @@ def test_trace_sees_a_record_picked_out_by_a_value_an_earlier_answer_quotes() ->
     # the email the next step writes to.
     calls = [
         ("discord", True, {"146125961"}, {"content": "Nobody got back to me about my order ORD-0060. Help?"}),
-        ("workflow_automation", True, {"wf-0002"}, {"runs": [{"order_id": "ORD-0061", "email": "ann.lee@ware.com"},
-                                                             {"order_id": "ORD-0060", "email": "paul.adams@ware.com"}]}),
+        ("workflow_automation", True, {"wf-0002"}, {"runs": [
+            {"order_id": "ORD-0061", "email": "ann.lee@ware.com"},
+            {"order_id": "ORD-0060", "email": "paul.adams@ware.com"}]}),
         ("gmail", False, {"paul.adams@ware.com"}, {"id": "MSG-0001"}),
     ]
     assert trace_calls(calls, "Start from Discord forum post 146125961.")["chained_reads"] == 1
