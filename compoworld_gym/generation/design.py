@@ -19,6 +19,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Callable, Optional
 
+from compoworld_gym.answers import forms
 from compoworld_gym.catalog import get_service
 from compoworld_gym.checks import AnswerContains, Check, OnlyChanged
 from compoworld_gym.entity_values import values_of_type
@@ -108,12 +109,6 @@ def _guards(derived: Derived) -> list[OnlyChanged]:
     return out
 
 
-def _forms(value: Any) -> list[str]:
-    if isinstance(value, float):
-        return [f"{value:.2f}", f"{value:,.2f}"]
-    return [str(value)]
-
-
 def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: set[Any],
             skip: set[str], others: dict[str, dict[str, tuple[Any, ...]]], base: dict[str, Any]
             ) -> tuple[list[Check], str]:
@@ -146,8 +141,8 @@ def _report(spec: ChainSpec, planted: Planted, found: Found, said: str, legit: s
     if shape is not None:
         wrong += shaped(planted.states, shape, skip, base)
     answer = f"Done. {found.noun[:1].upper()}{found.noun[1:]} was {found.display}."
-    right = "\x00".join([*_forms(found.value), answer]).casefold()
-    return [AnswerContains(id="report", values=_forms(found.value), any_of=True,
+    right = "\x00".join([*forms(found.value), answer]).casefold()
+    return [AnswerContains(id="report", values=forms(found.value), any_of=True,
                            candidates=_candidates(wrong, found, legit, said, right), max_chars=REPORT_MAX_CHARS,
                            description=f"The final answer reports {found.noun}, and no look-alike of it.")], answer
 
@@ -164,7 +159,7 @@ def _candidates(wrong: list[Any], found: Found, legit: set[Any], said: str, righ
     for v in dict.fromkeys(w for w in wrong if w is not None and not isinstance(w, bool)):
         if v == found.value or v in legit:
             continue
-        for f in _forms(v):
+        for f in forms(v):
             low = f.casefold()
             if len(f) >= MIN_EXCLUDED_CHARS and low not in right and low not in said:
                 out[f] = None
@@ -325,13 +320,13 @@ def _implied(spec: ChainSpec, planted: Planted, derived: Derived, today: dt.date
     except SolveError:
         again = [_rebuilt(dataclasses.replace(spec, actions=[act]), planted, today, cache, resume, given)
                  for act in spec.actions]
-    forms = {str(truth), f"{truth:.2f}", f"{truth:,.2f}"} if isinstance(truth, float) else {str(truth)}
+    written = {str(truth), *forms(truth)}
     pairs = [(x, y) for (_, mine), theirs in zip(derived.writes, again) if theirs is not None
              for a, b in zip(mine.calls, theirs[1].calls) for x, y in _differing(a.arguments, b.arguments)]
     unmade = [(svc, mc.arguments["tool_name"]) for (svc, mine), theirs in zip(derived.writes, again) if theirs is None
               for mc in mine.calls]
     return (list(dict.fromkeys((x, y) for x, y in pairs
-                               if x != truth and not (isinstance(x, str) and any(f in x for f in forms)))),
+                               if x != truth and not (isinstance(x, str) and any(f in x for f in written)))),
             list(dict.fromkeys(unmade)))
 
 

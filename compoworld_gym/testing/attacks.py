@@ -44,6 +44,7 @@ from typing import Any, Callable, Iterable, Optional
 
 import orjson
 
+from compoworld_gym.answers import forms
 from compoworld_gym.episode import evaluate, mount, score, state_check_services
 from compoworld_gym.matching import records
 from compoworld_gym.metatools import dispatch
@@ -108,17 +109,11 @@ def _substitute(node: Any, old: Any, new: Any) -> Any:
     if node == old and type(node) is type(old):
         return new
     if isinstance(node, str) and isinstance(old, (str, float)):
-        for form in _forms(old):
+        for form in forms(old):
             if form and form in node:
                 node = node.replace(form, str(new) if not isinstance(new, float) else f"{new:.2f}")
         return node
     return node
-
-
-def _forms(value: Any) -> list[str]:
-    if isinstance(value, float):
-        return [f"{value:,.2f}", f"{value:.2f}"]
-    return [str(value)]
 
 
 def _swapped(task: Task, decoy: Decoy) -> Optional[float]:
