@@ -23,16 +23,21 @@ from compoworld_gym.generation.links import Action
 #: prescription is not cancelled while its prior authorization is resubmitted, a SKU
 #: not written off while stock of it is reserved.
 ENDING_VERBS = frozenset({"cancel", "void", "revoke", "withdraw", "reject", "lose", "kill", "retract", "unpublish",
-                          "pull", "deprecate", "write_off", "disable", "unschedule", "downgrade", "hide", "hold"})
+                          "pull", "deprecate", "write_off", "disable", "unschedule", "downgrade", "hide", "hold",
+                          "deactivate", "discontinue", "scrap", "unsubscribe", "stop", "untarget"})
 ADVANCING_VERBS = frozenset({"approve", "pay", "fund", "resubmit", "appeal", "renew", "extend", "dispense", "publish",
                              "dispatch", "confirm", "book", "reserve", "build", "start", "receive", "pick", "release",
                              "settle", "rerun", "hotfix", "engage", "enroll", "onboard", "showing", "payout",
-                             "reimburse", "commit", "invoice", "arrive", "reroute", "preheat"})
+                             "reimburse", "commit", "invoice", "arrive", "reroute", "preheat", "unsuspend", "restart",
+                             "retry", "rebuild", "rework", "certify", "clear"})
 
 
 def effect_of(action: Action) -> Optional[str]:
     """``"ends"``, ``"advances"`` or None for an action, from the verbs of its name
-    (``"write_off"`` ends, ``"extend_lock"`` advances, ``"note"`` neither)."""
+    (``"write_off"`` ends, ``"extend_lock"`` advances, ``"note"`` neither), unless
+    the action declares its :attr:`~compoworld_gym.generation.links.Action.effect`."""
+    if action.effect is not None:
+        return None if action.effect == "neither" else action.effect
     name = action.name.casefold()
     words = {name, *re.split(r"[_\s-]+", name)}
     if words & ENDING_VERBS and not words & ADVANCING_VERBS:

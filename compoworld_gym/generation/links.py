@@ -33,7 +33,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable, Optional, Protocol, Sequence
+from typing import Any, Callable, Literal, Optional, Protocol, Sequence
 
 from compoworld_gym.checks import Check, OnlyChanged
 from compoworld_gym.tasks import MetaCall
@@ -250,6 +250,10 @@ class Action:
         prepare: plants what the write needs in its service (optional).
         routable: a policy may choose its ``needs[0]`` value (a channel, a
             recipient); the phrase then names "the team the policy names".
+        effect: ``"ends"``, ``"advances"`` or ``"neither"`` where the verbs of
+            ``name`` do not say it (see :mod:`compoworld_gym.generation.effects`):
+            sending nonconforming stock back to its supplier ends the order;
+            None: read from the name.
     """
 
     service: str
@@ -259,6 +263,7 @@ class Action:
     goal: str
     prepare: Optional[PrepareFn] = None
     routable: bool = False
+    effect: Optional[Literal["ends", "advances", "neither"]] = None
 
 
 @dataclass(frozen=True)

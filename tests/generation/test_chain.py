@@ -273,3 +273,13 @@ def test_trace_sees_a_record_picked_out_by_a_value_an_earlier_answer_quotes() ->
     assert trace_calls(calls, "Start from Discord forum post 146125961.")["chained_reads"] == 1
     calls[2] = ("gmail", False, {"ann.lee@ware.com"}, {"id": "MSG-0001"})
     assert trace_calls(calls, "Start from Discord forum post 146125961.")["chained_reads"] == 0
+
+
+def test_an_action_may_declare_its_effect() -> None:
+    from compoworld_gym.generation.effects import effect_of
+
+    acts = {f"{s}.{a.name}": a for s, sl in LINKS.items() for a in sl.actions}
+    # "return_to_vendor" has no telling verb: it declares that it ends the matter.
+    assert acts["quality_management.return_to_vendor"].effect == "ends"
+    assert effect_of(acts["quality_management.return_to_vendor"]) == "ends"
+    assert effect_of(acts["quality_management.scrap"]) == "ends" and effect_of(acts["quality_management.close"]) is None

@@ -270,7 +270,7 @@ LINKS = ServiceLinks(
         Action(service=SERVICE, name="scrap", needs=_NEED, build=_dispose("scrap"),
                goal="disposition the NCR as scrap, the disposition notes quoting {mention}"),
         Action(service=SERVICE, name="return_to_vendor", needs=_NEED, build=_dispose("return_to_vendor"),
-               goal="disposition the NCR as return to vendor, the disposition notes quoting {mention}"),
+               effect="ends", goal="disposition the NCR as return to vendor, the disposition notes quoting {mention}"),
         Action(service=SERVICE, name="close", needs=_NEED, build=_close, prepare=_prepare_close,
                goal="close the NCR now that the review board has dispositioned it"),
         Action(service=SERVICE, name="capa", needs=_NEED, build=_open_capa,
