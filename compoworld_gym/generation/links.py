@@ -79,6 +79,10 @@ class Found:
         return f"{self.value:.2f}" if isinstance(self.value, float) else str(self.value)
 
 
+#: Which side of the business a company is on (see :attr:`Give.party`).
+Party = Literal["customer", "vendor"]
+
+
 @dataclass(frozen=True)
 class Give:
     """A value a relay's record gives.
@@ -92,6 +96,9 @@ class Give:
             field's text (an order number quoted in a ticket's description).
         draw: ``ctx -> value`` for values from a fixed vocabulary (a staff
             email); default ``ctx.fresh(type)``.
+        party: for a company, which side of the business it is on:
+            ``"customer"`` (an account, a client, a sponsor) or ``"vendor"``
+            (a supplier, a payee, a contractor); None: either.
     """
 
     type: str
@@ -100,6 +107,7 @@ class Give:
     who: str = ""
     pattern: Optional[str] = None
     draw: Optional[Callable[[Any], Any]] = None
+    party: Optional[Party] = None
 
 
 #: ``plant(ctx, key, outs, stale) -> record id``: add one record found by
@@ -138,6 +146,8 @@ class Relay:
         key_who: when set, the only :attr:`Give.who` a person key may come
             from (an academy deck's maintainer is a teacher or instructor, not
             any member of staff).
+        key_party: for a company key, the :attr:`Give.party` it takes: a
+            supplier's NCR is found by a vendor, never by a customer account.
     """
 
     service: str
@@ -152,6 +162,7 @@ class Relay:
     truth: str = ""
     key_role: str = "customer"
     key_who: frozenset[str] = frozenset()
+    key_party: Optional[Party] = None
 
     def give(self, etype: str) -> Optional[Give]:
         """The give of entity type ``etype``, or None."""
@@ -390,5 +401,5 @@ def get_field(record: dict[str, Any], path: str) -> Any:
     return node
 
 
-__all__ = ["Action", "BuildFn", "EXTERNAL_WHO", "FindFn", "Found", "Give", "NEVER_STAFF", "Need", "PERSON_KEYS", "PlantFn", "PrepareFn", "Reader", "Relay",
+__all__ = ["Action", "BuildFn", "EXTERNAL_WHO", "FindFn", "Found", "Give", "NEVER_STAFF", "Need", "PERSON_KEYS", "Party", "PlantFn", "PrepareFn", "Reader", "Relay",
            "RuleHolder", "ServiceLinks", "SolveError", "Write", "get_field", "role_of", "give_value", "latest", "pick"]

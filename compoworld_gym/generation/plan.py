@@ -18,7 +18,7 @@ from typing import Any, Optional
 from compoworld_gym.generation.chain import ActionSpec, ChainSpec, HopSpec, RuleSpec, Slot, own_key
 from compoworld_gym.generation.context import Ctx
 from compoworld_gym.generation.effects import undoes
-from compoworld_gym.generation.links import NEVER_STAFF, PERSON_KEYS, Action, Relay, ServiceLinks, role_of
+from compoworld_gym.generation.links import NEVER_STAFF, PERSON_KEYS, Action, Give, Relay, ServiceLinks, role_of
 
 #: Policy names: a kind of routing plus what it routes by.
 RULE_KINDS = ("Escalation routing", "Approval routing", "Case routing", "Review routing", "Handling thresholds")
@@ -93,6 +93,8 @@ def linkable(relay: Relay, nxt: Relay) -> bool:
     give = relay.give(nxt.key)
     if give is None or nxt.service == relay.service:
         return False
+    if give.party and nxt.key_party and give.party != nxt.key_party:
+        return False  # a supplier's name finds no customer's court case, a client's no vendor payment
     if nxt.key_who and give.who not in nxt.key_who:
         return False  # the on-call engineer maintains no academy study deck
     role = role_of(give.who)
@@ -156,7 +158,7 @@ def walk(rng: random.Random, links: dict[str, ServiceLinks], length: int,
     while len(chain) < length:
         last = chain[-1]
         options = [r for r in graph.successors(last, used)
-                   if r.key.endswith("_id") or (r.key, last.give(r.key).who) not in known]
+                   if r.key.endswith("_id") or (r.key, _who(last.give(r.key))) not in known]
         if not options:
             break
         visited = [r.service for r in chain]
@@ -165,10 +167,16 @@ def walk(rng: random.Random, links: dict[str, ServiceLinks], length: int,
                                                   else DEAD_END_WEIGHT) for r in options]
         chain.append(rng.choices(options, weights=weights)[0])
         used.add(chain[-1].service)
-        known |= {(g.type, g.who) for g in last.gives}
+        known |= {(g.type, _who(g)) for g in last.gives}
     if len(chain) < 2:
         raise PlanError("walk-stuck")
     return chain
+
+
+def _who(give: Give) -> str:
+    """Whose value a give is, for drawing it once per case: its person, else its
+    company's side (the supplier is not the customer account)."""
+    return give.who or (f"the {give.party}" if give.party else "")
 
 
 class _Values:
@@ -201,7 +209,7 @@ def _hops(chain: list[Relay], values: _Values, rng: random.Random, p_stale: floa
                 continue  # the next record's own id, allocated when planted
             if give.type.endswith("_id"):
                 continue  # ids are allocated where they are planted
-            outs[give.type] = values.get(give.type, give.who, give.draw)
+            outs[give.type] = values.get(give.type, _who(give), give.draw)
         hops.append(HopSpec(relay=relay, outs=outs, stale=bool(relay.truth) and rng.random() < p_stale))
     first = chain[0]
     entry_key = None if first.alloc else values.get(first.key, "the customer")

@@ -283,3 +283,15 @@ def test_an_action_may_declare_its_effect() -> None:
     assert acts["quality_management.return_to_vendor"].effect == "ends"
     assert effect_of(acts["quality_management.return_to_vendor"]) == "ends"
     assert effect_of(acts["quality_management.scrap"]) == "ends" and effect_of(acts["quality_management.close"]) is None
+
+
+def test_a_supplier_never_leads_to_a_customer_account() -> None:
+    from compoworld_gym.generation.plan import linkable
+
+    ncr = next(r for r in LINKS["quality_management"].relays if r.give("company") is not None)
+    court_case = next(r for r in LINKS["court_filings"].relays if r.key == "company")
+    vendor_payment = next(r for r in LINKS["treasury"].relays if r.key == "company")
+    contract = next(r for r in LINKS["contracts"].relays if r.give("company") is not None)
+    assert ncr.give("company").party == "vendor" and court_case.key_party == "customer"
+    assert not linkable(ncr, court_case) and linkable(ncr, vendor_payment)
+    assert not linkable(contract, vendor_payment) and linkable(contract, court_case)

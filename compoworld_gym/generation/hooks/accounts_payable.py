@@ -95,7 +95,7 @@ def _by_po(reader: Reader, key: Any) -> dict[str, Any]:
     return _by_id(reader, rows[0]["id"])
 
 
-_VENDOR = Give("company", "vendor_name", "the vendor on the bill")
+_VENDOR = Give("company", "vendor_name", "the vendor on the bill", party="vendor")
 _BALANCE = Give("money", "open_balance", "the bill's open balance", draw=bill_total)
 _DUE = Give("date", "due_date", "the bill's due date")
 

@@ -122,7 +122,7 @@ SERVICE_ROUTE = Relay(
     truth="A disabled gateway route (status 0) is retired; only the service's published route counts.")
 
 PARTNER = Relay(
-    service=SERVICE, name="partner API consumer", key="company",
+    service=SERVICE, name="partner API consumer", key="company", key_party="customer",
     gives=(Give("email", "labels.contact", "the partner's technical contact email", "the customer"),),
     plant=lambda ctx, key, outs, stale: plant_partner(ctx, key, outs.get("email") or ctx.fresh("email")),
     find=_partner,

@@ -97,7 +97,7 @@ def _search(reader: Reader, **where: Any) -> dict[str, Any]:
 _AMOUNT = Give("money", "absolute_amount", "the amount of the bank transaction")
 _DAY = Give("date", "date", "the day the bank transaction posted", "the posting date", draw=posting_day)
 _BILL = Give("bill_id", "name", "the bill the bank payment quotes", pattern=BILL_RX)
-_PAYEE = Give("company", "merchant_name", "the payee of the bank transaction")
+_PAYEE = Give("company", "merchant_name", "the payee of the bank transaction", party="vendor")
 
 BANK_TRANSACTION = Relay(
     service=SERVICE, name="bank transaction", key="bank_transaction_id", gives=(_BILL, _AMOUNT, _PAYEE, _DAY),
@@ -107,7 +107,7 @@ BANK_TRANSACTION = Relay(
     alloc=lambda ctx: next_transaction_id(ctx.state(SERVICE)), entry=lambda key: f"bank transaction {key}")
 
 VENDOR_PAYMENT = Relay(
-    service=SERVICE, name="vendor's unreconciled bank payment", key="company",
+    service=SERVICE, name="vendor's unreconciled bank payment", key="company", key_party="vendor",
     gives=(Give("bank_transaction_id", "id", "the vendor's unreconciled bank payment"), _BILL, _AMOUNT, _DAY),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "company"),
     find=lambda reader, key: _search(reader, merchant_name=key, direction="out"),

@@ -94,7 +94,7 @@ CUSTOMER_NOTE = Relay(
     truth="Notes in Basic Memory's archive folder are superseded; only the customer's current note counts.")
 
 ACCOUNT_NOTE = Relay(
-    service=SERVICE, name="account's Basic Memory note", key="company",
+    service=SERVICE, name="account's Basic Memory note", key="company", key_party="customer",
     gives=(Give("email", "content", "the account manager's email address", "the account owner",
                 pattern=r"(?<=Account manager: )[^\s]+", draw=staff_email),
            Give("date", "content", "the account's renewal date", "the renewal date",

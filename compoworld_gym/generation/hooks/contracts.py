@@ -89,13 +89,13 @@ _VALUE = Give("money", "annual_value", "the contract's annual value")
 
 CONTRACT = Relay(
     service="contracts", name="contract", key="contract_id",
-    gives=(Give("company", "company", "the customer company"), _OWNER, _VALUE),
+    gives=(Give("company", "company", "the customer company", party="customer"), _OWNER, _VALUE),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, True), find=_by_id,
     where="Each contract names the customer company, its account manager and its annual value.",
     alloc=lambda ctx: next_contract_id(ctx.state("contracts")), entry=lambda key: f"contract {key}")
 
 COMPANY_CONTRACT = Relay(
-    service="contracts", name="company's contract", key="company",
+    service="contracts", name="company's contract", key="company", key_party="customer",
     gives=(Give("contract_id", "id", "the live contract's number"), _OWNER, _VALUE),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, False), find=_by_company,
     where="Contracts are filed under the customer company, with the account manager and the annual value.",

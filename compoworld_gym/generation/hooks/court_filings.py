@@ -135,7 +135,8 @@ _TRUTH = "A closed court case is disposed of; only the open case counts."
 
 COURT_CASE = Relay(
     service=SERVICE, name="court case", key="court_case_id",
-    gives=(_MATTER, Give("company", "client_company", "the client company in the court case"), _HEARING, _AMOUNT),
+    gives=(_MATTER, Give("company", "client_company", "the client company in the court case", party="customer"),
+           _HEARING, _AMOUNT),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "id"), find=_by_id,
     where="Each court case in the e-filing system names the firm's client matter, the client company, the amount "
           "in controversy and its next hearing.",
@@ -150,7 +151,7 @@ MATTER_CASE = Relay(
     entry=lambda key: f"the court case of legal matter {key}", truth=_TRUTH)
 
 CLIENT_CASE = Relay(
-    service=SERVICE, name="client company's court case", key="company",
+    service=SERVICE, name="client company's court case", key="company", key_party="customer",
     gives=(Give("court_case_id", "id", "the client company's open court case"), _MATTER, _HEARING, _AMOUNT),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "company"),
     find=lambda reader, key: _open_of(reader, client_company=key),

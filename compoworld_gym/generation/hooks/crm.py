@@ -67,13 +67,13 @@ _OWNER = Give("email", "properties.owner_email", "the account owner's email addr
 
 CONTACT = Relay(
     service="crm", name="contact", key="email",
-    gives=(_OWNER, Give("company", "properties.company", "the customer's company"),
+    gives=(_OWNER, Give("company", "properties.company", "the customer's company", party="customer"),
            Give("phone", "properties.phone", "the customer's phone number")),
     plant=_plant_contact, find=lambda reader, key: _search(reader, "contacts", "email", key),
     where="The CRM contact, filed under the customer's email, names the account owner and the company.")
 
 COMPANY = Relay(
-    service="crm", name="company", key="company",
+    service="crm", name="company", key="company", key_party="customer",
     gives=(_OWNER, Give("money", "properties.annualrevenue", "the company's annual revenue")),
     plant=_plant_company, find=lambda reader, key: _search(reader, "companies", "name", key),
     where="The CRM company record names the company's account owner.")

@@ -85,7 +85,7 @@ RESPONSE = Relay(
     gives=(Give("response_id", "id", "the survey response's id"), _TICKET,
            Give("order_id", "comment", "the order the customer complains about", pattern=ORDER_RX),
            Give("person_name", "customer_name", "the respondent's name", "the customer"),
-           Give("company", "company", "the respondent's company")),
+           Give("company", "company", "the respondent's company", party="customer")),
     plant=_plant_response, find=_find_response,
     where="Customer feedback files survey responses under the customer's email address, with the comment, "
           "the ticket they concern and the company.",
@@ -93,7 +93,7 @@ RESPONSE = Relay(
     truth="When the customer answered more than one survey, the most recent response wins.")
 
 COMPANY_NOTE = Relay(
-    service="customer_feedback", name="company's feedback note", key="company",
+    service="customer_feedback", name="company's feedback note", key="company", key_party="customer",
     gives=(Give("email", "customer_email", "the email address of the customer who gave the feedback", "the customer"),
            _TICKET),
     plant=_plant_note, find=_find_note,

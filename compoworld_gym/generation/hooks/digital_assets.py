@@ -81,7 +81,8 @@ def _sku_shot(reader: Reader, key: Any) -> dict[str, Any]:
     return _by_id(reader, pick([r for r in rows if r["license_status"] != "expired"])["id"])
 
 
-_HOLDER = Give("company", "metadata.rights_holder", "the image's rights holder (the agency that shot it)")
+_HOLDER = Give("company", "metadata.rights_holder", "the image's rights holder (the agency that shot it)",
+               party="vendor")
 
 ASSET = Relay(
     service=SERVICE, name="DAM image", key="media_asset_id",

@@ -111,7 +111,7 @@ CASE_FILE = Relay(
     truth="Case files in the Drive's Archive folder are closed; only the one in Customers counts.")
 
 ACCOUNT_PLAN = Relay(
-    service="drive", name="account plan", key="company",
+    service="drive", name="account plan", key="company", key_party="customer",
     gives=(Give("email", "content", "the account owner's email address", "the account owner",
                 pattern=r"(?<=Account owner: )\S+", draw=staff_email),
            Give("phone", "content", "the company's main phone number", pattern=r"(?<=Main phone: )\+[\d-]+")),

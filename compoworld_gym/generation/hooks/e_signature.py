@@ -78,7 +78,7 @@ def _by_signer(reader: Reader, key: Any) -> dict[str, Any]:
 
 
 _SIGNER = Give("email", "signers.0.email", "the signer's email address", "the customer")
-_COMPANY = Give("company", "company", "the company on the envelope")
+_COMPANY = Give("company", "company", "the company on the envelope", party="customer")
 _ENTRY_TRUTH = "A voided envelope is history; only the envelope still out for signature counts."
 
 ENVELOPE = Relay(
@@ -90,7 +90,7 @@ ENVELOPE = Relay(
     alloc=lambda ctx: next_envelope_id(ctx.state("e_signature")), entry=lambda key: f"envelope {key}")
 
 COMPANY_ENVELOPE = Relay(
-    service="e_signature", name="company's envelope", key="company",
+    service="e_signature", name="company's envelope", key="company", key_party="customer",
     gives=(Give("envelope_id", "id", "the envelope out for signature"), _SIGNER),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "company"), find=_by_company,
     where="Agreements out for signature are e-signature envelopes filed under the counterparty company.",

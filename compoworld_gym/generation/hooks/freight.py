@@ -116,7 +116,7 @@ def _shipment_of(reader: Reader, **where: Any) -> dict[str, Any]:
     return reader.read(SERVICE, "get_shipment", shipment_id=sid)
 
 
-_SHIPPER = Give("company", "shipper_name", "the supplier shipping the goods")
+_SHIPPER = Give("company", "shipper_name", "the supplier shipping the goods", party="vendor")
 _ETA = Give("date", "estimated_arrival_date", "the container's estimated arrival date at the port")
 
 BOOKING = Relay(

@@ -115,7 +115,7 @@ MATTER = Relay(
     gives=(Give("matter_id", "id", "the legal matter"),
            Give("email", "client_email", "the client's email address", "the customer"),
            Give("person_name", "client_name", "the client's name", "the customer"),
-           Give("company", "client_company", "the client's company"), _BALANCE),
+           Give("company", "client_company", "the client's company", party="customer"), _BALANCE),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "id"), find=_by_id,
     where="Each legal matter names its client (email, name and company) and its outstanding bill balance.",
     alloc=lambda ctx: next_matter_id(ctx.state("legal_matters")), entry=lambda key: f"legal matter {key}")
@@ -123,14 +123,14 @@ MATTER = Relay(
 CLIENT_MATTER = Relay(
     service="legal_matters", name="client's open matter", key="email",
     gives=(Give("matter_id", "id", "the client's open legal matter"),
-           Give("company", "client_company", "the client's company"), _BALANCE),
+           Give("company", "client_company", "the client's company", party="customer"), _BALANCE),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "email"),
     find=lambda reader, key: _open_of(reader, client_email=key),
     where="Legal matters are filed under the client's email address.",
     truth="A closed legal matter is history; only the client's open matter counts.")
 
 COMPANY_MATTER = Relay(
-    service="legal_matters", name="company's open matter", key="company",
+    service="legal_matters", name="company's open matter", key="company", key_party="customer",
     gives=(Give("matter_id", "id", "the company's open legal matter"),
            Give("email", "client_email", "the client's email address", "the customer"), _BALANCE),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "company"),

@@ -55,7 +55,7 @@ def _find(reader: Reader, key: Any) -> dict[str, Any]:
 
 
 CLIENT_SITE = Relay(
-    service="maps", name="client site", key="company",
+    service="maps", name="client site", key="company", key_party="customer",
     gives=(Give("email", "note", "the site contact's email address", "the site contact", pattern=EMAIL_RX),
            Give("phone", "note", "the site contact's phone number", pattern=PHONE_RX)),
     plant=_plant, find=_find,

@@ -54,14 +54,14 @@ CUSTOMER = Relay(
     service="memory_graph", name="customer entity", key="person_name",
     gives=(Give("email", "observations.0", "the customer's email address", "the customer", pattern=r"(?<=Email: ).+"),
            Give("phone", "observations.1", "the customer's phone number", pattern=r"(?<=Phone: ).+"),
-           Give("company", "observations.2", "the customer's employer", pattern=r"(?<=Works at ).+")),
+           Give("company", "observations.2", "the customer's employer", pattern=r"(?<=Works at ).+", party="customer")),
     plant=_plant_customer, find=_open,
     where="The memory graph has an entity for each customer, by full name, with their email, phone "
           "and employer.",
     truth="Observations in the memory graph marked outdated are history; the current ones count.")
 
 ORGANIZATION = Relay(
-    service="memory_graph", name="organization entity", key="company",
+    service="memory_graph", name="organization entity", key="company", key_party="customer",
     gives=(Give("email", "observations.0", "the account manager's email address", "the account owner",
                 pattern=r"(?<=Account manager: ).+", draw=staff_email),
            Give("phone", "observations.1", "the company's main phone number", pattern=r"(?<=Main phone: ).+")),

@@ -69,7 +69,7 @@ def _find_member(reader: Reader, email: Any) -> dict[str, Any]:
 MEMBER = Relay(
     service=SERVICE, name="newsletter subscriber", key="email",
     gives=(Give("person_name", "full_name", "the subscriber's name", "the customer"),
-           Give("company", "company", "the subscriber's company"),
+           Give("company", "company", "the subscriber's company", party="customer"),
            Give("phone", "phone", "the subscriber's phone number", "the customer")),
     plant=lambda ctx, key, outs, stale: _subscribe(ctx, key, outs), find=_find_member,
     where=f"The '{MAIN_LIST}' audience in the newsletter tool keeps each subscriber by email, with their name, "

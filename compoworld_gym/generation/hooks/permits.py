@@ -76,7 +76,7 @@ _TRUTH = "A denied or withdrawn permit application is closed; only the open perm
 PERMIT = Relay(
     service="permits", name="permit record", key="permit_id",
     gives=(Give("address", "address", "the permit's site address"), _EMAIL,
-           Give("company", "contractor", "the contractor on the permit"), _DUE),
+           Give("company", "contractor", "the contractor on the permit", party="vendor"), _DUE),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "id"),
     find=lambda reader, key: reader.read("permits", "get_record", record_id=key),
     where="Each permit record names the site address, the applicant's email, the contractor and the fees due.",
@@ -90,7 +90,7 @@ SITE_PERMIT = Relay(
     where="The city's permit office files permit records under the street address of the work.", truth=_TRUTH)
 
 CONTRACTOR_PERMIT = Relay(
-    service="permits", name="contractor's open permit", key="company",
+    service="permits", name="contractor's open permit", key="company", key_party="vendor",
     gives=(Give("permit_id", "id", "the contractor's open permit record"),
            Give("address", "address", "the permit's site address"), _DUE),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "contractor"),

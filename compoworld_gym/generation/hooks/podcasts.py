@@ -79,7 +79,7 @@ _TRUTH = "An episode already published is a past sponsorship; only the upcoming 
 
 EPISODE = Relay(
     service=SERVICE, name="podcast episode", key="podcast_episode_id",
-    gives=(Give("company", "sponsor", "the episode's sponsor"), _FEE, _DATE,
+    gives=(Give("company", "sponsor", "the episode's sponsor", party="customer"), _FEE, _DATE,
            Give("email", "guest_email", "the episode guest's email address", "the customer")),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "id"),
     find=lambda reader, key: reader.read(SERVICE, "get_episode", episode_id=key),
@@ -87,7 +87,7 @@ EPISODE = Relay(
     alloc=lambda ctx: next_episode_id(ctx.state(SERVICE)), entry=lambda key: f"podcast episode {key}")
 
 SPONSOR_EPISODE = Relay(
-    service=SERVICE, name="sponsor's upcoming episode", key="company",
+    service=SERVICE, name="sponsor's upcoming episode", key="company", key_party="customer",
     gives=(Give("podcast_episode_id", "id", "the sponsor's upcoming podcast episode"), _FEE, _DATE),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "company"),
     find=lambda reader, key: _upcoming(reader, sponsor=key),
@@ -96,7 +96,7 @@ SPONSOR_EPISODE = Relay(
 GUEST_EPISODE = Relay(
     service=SERVICE, name="guest's upcoming episode", key="email",
     gives=(Give("podcast_episode_id", "id", "the guest's upcoming podcast episode"),
-           Give("company", "sponsor", "the episode's sponsor"), _DATE),
+           Give("company", "sponsor", "the episode's sponsor", party="customer"), _DATE),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "email"),
     find=lambda reader, key: _upcoming(reader, guest_email=key),
     where="Podcast episodes record the guest's email address.", truth=_TRUTH)

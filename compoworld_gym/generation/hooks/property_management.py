@@ -189,7 +189,7 @@ def _plant_request(ctx: Ctx, key: Any, outs: dict[str, Any], stale: bool) -> str
 
 REQUEST = Relay(
     service=SERVICE, name="maintenance request", key="maintenance_request_id",
-    gives=(Give("company", "vendor_name", "the vendor sent to the job", draw=vendor_name),
+    gives=(Give("company", "vendor_name", "the vendor sent to the job", draw=vendor_name, party="vendor"),
            Give("date", "scheduled_date", "the vendor visit date"),
            Give("money", "estimate", "the repair estimate", draw=repair_estimate),
            _TENANT, Give("maintenance_request_id", "id", "the maintenance request")),

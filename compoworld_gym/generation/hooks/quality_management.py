@@ -129,7 +129,7 @@ def _open(reader: Reader, **where: Any) -> dict[str, Any]:
 
 
 _COST = Give("money", "cost", "the estimated cost of the nonconformance", "the nonconformance cost")
-_SUPPLIER = Give("company", "supplier", "the supplier of the nonconforming material")
+_SUPPLIER = Give("company", "supplier", "the supplier of the nonconforming material", party="vendor")
 _NCR_ID = Give("nonconformance_id", "id", "the open NCR")
 _TRUTH = "A void or closed NCR is history; only the latest open NCR counts."
 
@@ -155,7 +155,7 @@ SKU_NCR = Relay(
     where="The quality system files NCRs under the nonconforming part's SKU.", truth=_TRUTH)
 
 SUPPLIER_NCR = Relay(
-    service=SERVICE, name="supplier's open NCR", key="company",
+    service=SERVICE, name="supplier's open NCR", key="company", key_party="vendor",
     gives=(_NCR_ID, Give("sku", "sku", "the SKU of the supplier's nonconforming part"), _COST),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "company"),
     find=lambda reader, key: _open(reader, supplier=key),

@@ -60,7 +60,7 @@ def _live(reader: Reader, key: Any) -> dict[str, Any]:
 
 
 _CONTACT = Give("email", "contact_email", "the customer contact's email address", "the customer")
-_COMPANY = Give("company", "company", "the customer's company")
+_COMPANY = Give("company", "company", "the customer's company", party="customer")
 _EXPIRY = Give("date", "expiration_date", "the quote's expiration date")
 
 QUOTE = Relay(

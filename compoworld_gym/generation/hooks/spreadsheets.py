@@ -86,14 +86,14 @@ ACCOUNT_ROW = Relay(
     service="spreadsheets", name="customer account row", key="email",
     gives=(Give("email", "values.Account Owner", "the account owner's email address", "the account owner",
                 draw=staff_email),
-           Give("company", "values.Company", "the customer's company"), _NAME, _MONEY),
+           Give("company", "values.Company", "the customer's company", party="customer"), _NAME, _MONEY),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "Customer Email"),
     find=lambda reader, key: _find(reader, "Customer Email", key),
     where="The customer accounts spreadsheet has one row per customer email with the company, the account owner "
           "and the balance due.", truth=_TRUTH)
 
 COMPANY_ROW = Relay(
-    service="spreadsheets", name="company account row", key="company",
+    service="spreadsheets", name="company account row", key="company", key_party="customer",
     gives=(Give("email", "values.Customer Email", "the customer's email address", "the customer"), _NAME, _MONEY),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "Company"),
     find=lambda reader, key: _find(reader, "Company", key),

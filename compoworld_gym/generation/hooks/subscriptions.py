@@ -100,7 +100,7 @@ def _live(reader: Reader, field: str, key: Any) -> dict[str, Any]:
 
 
 _EMAIL = Give("email", "customer_email", "the billing contact's email address", "the customer")
-_COMPANY = Give("company", "company", "the subscribed company")
+_COMPANY = Give("company", "company", "the subscribed company", party="customer")
 _MRR = Give("money", "mrr", "the subscription's monthly recurring revenue")
 _TRUTH = "A cancelled subscription is history; only the customer's live subscription counts."
 
@@ -120,7 +120,7 @@ CUSTOMER_SUBSCRIPTION = Relay(
     truth=_TRUTH)
 
 COMPANY_SUBSCRIPTION = Relay(
-    service=SERVICE, name="company's subscription", key="company",
+    service=SERVICE, name="company's subscription", key="company", key_party="customer",
     gives=(Give("billing_subscription_id", "id", "the company's live subscription"), _EMAIL, _MRR),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "company"),
     find=lambda reader, key: _live(reader, "company", key),

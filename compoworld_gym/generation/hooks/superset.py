@@ -83,7 +83,8 @@ _OWNER = Give("email", "owners.0.email", "the account owner's email address", "t
 
 DASHBOARD = Relay(
     service=SERVICE, name="account review dashboard", key="dashboard_id",
-    gives=(_OWNER, Give("company", "dashboard_title", "the customer company it reports on", pattern=_COMPANY_RX),
+    gives=(_OWNER, Give("company", "dashboard_title", "the customer company it reports on", pattern=_COMPANY_RX,
+                        party="customer"),
            Give("dashboard_id", "id", "the account review dashboard")),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, True), find=_by_id,
     where="Each Superset 'Account review' dashboard names the customer company in its title; its owner is the "
@@ -91,7 +92,7 @@ DASHBOARD = Relay(
     alloc=lambda ctx: next_dashboard_id(ctx.state(SERVICE)), entry=lambda key: f"Superset dashboard {key}")
 
 COMPANY_DASHBOARD = Relay(
-    service=SERVICE, name="company's account review dashboard", key="company",
+    service=SERVICE, name="company's account review dashboard", key="company", key_party="customer",
     gives=(Give("dashboard_id", "id", "the company's account review dashboard"), _OWNER),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, False), find=_of_company,
     where="Superset has an 'Account review: <company>' dashboard per client company, owned by its account owner.",

@@ -174,7 +174,7 @@ def _amount_draw(ctx: Ctx) -> float:
     return round(ctx.rng.randint(90000, 900000) / 100, 2)
 
 
-_CLIENT = Give("company", "client_name", "the project's client company")
+_CLIENT = Give("company", "client_name", "the project's client company", party="customer")
 _MANAGER = Give("email", "manager_email", "the project manager's email address", "the project manager",
                 draw=manager_email)
 _UNINVOICED = Give("money", "uninvoiced_amount", "the project's approved billable amount not yet invoiced",
@@ -189,7 +189,7 @@ PROJECT = Relay(
     alloc=lambda ctx: next_project_id(ctx.state(SERVICE)), entry=lambda key: f"time-tracking project {key}")
 
 CLIENT_PROJECT = Relay(
-    service=SERVICE, name="client's active project", key="company",
+    service=SERVICE, name="client's active project", key="company", key_party="customer",
     gives=(Give("harvest_project_id", "id", "the client's active project"), _MANAGER, _UNINVOICED),
     plant=lambda ctx, key, outs, stale: _plant_project(ctx, key, outs, stale, True), find=_company_project,
     where="The time tracker files projects under the client company's name.",

@@ -80,7 +80,7 @@ def _live(reader: Reader, **where: Any) -> dict[str, Any]:
     return reader.read(SERVICE, "get_transfer", transfer_id=latest(live, "created")["id"])
 
 
-_VENDOR = Give("company", "target_account_name", "the vendor the transfer pays")
+_VENDOR = Give("company", "target_account_name", "the vendor the transfer pays", party="vendor")
 _AMOUNT = Give("money", "target_value", "the amount the transfer delivers (EUR)")
 _BILL = Give("bill_id", "reference", "the vendor bill the transfer pays", pattern=BILL_RX)
 _TRUTH = "A cancelled transfer pays nothing; only the live transfer counts."
@@ -103,7 +103,7 @@ BILL_TRANSFER = Relay(
           "the bill id.", truth=_TRUTH)
 
 VENDOR_TRANSFER = Relay(
-    service=SERVICE, name="vendor's Wise transfer", key="company",
+    service=SERVICE, name="vendor's Wise transfer", key="company", key_party="vendor",
     gives=(Give("transfer_id", "id", "the vendor's live transfer"), _AMOUNT, _BILL),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "company"),
     find=lambda reader, key: _live(reader, account_holder_name=key),

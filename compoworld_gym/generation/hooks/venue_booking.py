@@ -136,7 +136,7 @@ _TRUTH = "A lost booking is dead; only the client's live event counts."
 
 EVENT = Relay(
     service=SERVICE, name="venue event", key="venue_event_id",
-    gives=(Give("company", "company", "the client company of the event"), _CONTACT, _TOTAL, _DAY,
+    gives=(Give("company", "company", "the client company of the event", party="customer"), _CONTACT, _TOTAL, _DAY,
            Give("ticketed_event_id", "ticketed_event_id", "the ticketed event the booking hosts")),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "id"),
     find=lambda reader, key: reader.read(SERVICE, "get_event", event_id=key),
@@ -145,7 +145,7 @@ EVENT = Relay(
     alloc=lambda ctx: next_event_id(ctx.state(SERVICE)), entry=lambda key: f"venue event {key}")
 
 CLIENT_EVENT = Relay(
-    service=SERVICE, name="client's booked venue event", key="company",
+    service=SERVICE, name="client's booked venue event", key="company", key_party="customer",
     gives=(Give("venue_event_id", "id", "the client's booked venue event"), _TOTAL, _CONTACT, _DAY),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "company"), find=_client_event,
     where="The venue's sales system files each corporate client's inquiry as a lead under the company name; a "
@@ -155,7 +155,7 @@ CLIENT_EVENT = Relay(
 CONTACT_EVENT = Relay(
     service=SERVICE, name="contact's booked venue event", key="email",
     gives=(Give("venue_event_id", "id", "the contact's booked venue event"), _TOTAL,
-           Give("company", "company", "the client company of the event"), _DAY),
+           Give("company", "company", "the client company of the event", party="customer"), _DAY),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "email"), find=_contact_event,
     where="Venue events record the client contact's email address.", truth=_TRUTH)
 

@@ -67,14 +67,14 @@ _OWNER = Give("email", "owner_email", "the video owner's email address", "the vi
 
 VIDEO = Relay(
     service="video_library", name="video", key="video_id",
-    gives=(_OWNER, Give("company", "client_company", "the customer company the video features"),
+    gives=(_OWNER, Give("company", "client_company", "the customer company the video features", party="customer"),
            Give("video_id", "id", "the customer video")),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, True), find=_by_id,
     where="Each video in the video library names its owner and the customer company it features.",
     alloc=lambda ctx: next_video_id(ctx.state("video_library")), entry=lambda key: f"video {key}")
 
 COMPANY_VIDEO = Relay(
-    service="video_library", name="company's video", key="company",
+    service="video_library", name="company's video", key="company", key_party="customer",
     gives=(Give("video_id", "id", "the company's customer video"), _OWNER),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, False), find=_by_company,
     where="Customer videos are filed in the video library under the company they feature, with their owner.",

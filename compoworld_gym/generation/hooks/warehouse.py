@@ -99,7 +99,7 @@ _TRUTH = "A canceled inbound shipment will never arrive; only the live one count
 INBOUND = Relay(
     service=SERVICE, name="inbound shipment", key="inbound_shipment_id",
     gives=(Give("purchase_order_id", "purchase_order_id", "the purchase order being delivered"), _TRACKING,
-           Give("company", "vendor", "the vendor shipping the goods"), _SKU),
+           Give("company", "vendor", "the vendor shipping the goods", party="vendor"), _SKU),
     plant=lambda ctx, key, outs, stale: _plant_inbound(ctx, key, outs, stale, "id"), find=_inbound,
     where="Each inbound shipment at the warehouse names its purchase order, freight tracking number, vendor and SKU.",
     alloc=lambda ctx: next_inbound_id(ctx.state(SERVICE)), entry=lambda key: f"inbound shipment {key}")

@@ -82,7 +82,7 @@ def _plant_service(ctx: Ctx, key: Any, outs: dict[str, Any], stale: bool) -> str
 _TRUTH = "Only a wiki page's current version counts; older versions are superseded."
 
 ACCOUNT_PAGE = Relay(
-    service="wiki", name="account page", key="company",
+    service="wiki", name="account page", key="company", key_party="customer",
     gives=(Give("page_id", "id", "the account's wiki page"),
            Give("email", "content", "the account manager's email address", "the account manager", pattern=EMAIL_RX,
                 draw=account_manager),

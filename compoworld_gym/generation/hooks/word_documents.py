@@ -91,7 +91,8 @@ _CONTACT = Give("email", "contact", "the customer contact's email address", "the
 
 CONTRACT = Relay(
     service=SERVICE, name="customer agreement", key="document_id",
-    gives=(Give("document_id", "id", "the customer agreement"), Give("company", "company", "the customer company"),
+    gives=(Give("document_id", "id", "the customer agreement"),
+           Give("company", "company", "the customer company", party="customer"),
            _CONTACT, _VALUE, _RENEWAL),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, True),
     find=lambda reader, key: _terms(reader, key),
@@ -100,7 +101,7 @@ CONTRACT = Relay(
     alloc=_alloc, entry=lambda key: f"the Word document {key}")
 
 COMPANY_CONTRACT = Relay(
-    service=SERVICE, name="company's agreement", key="company",
+    service=SERVICE, name="company's agreement", key="company", key_party="customer",
     gives=(Give("document_id", "id", "the company's current agreement"), _CONTACT, _VALUE, _RENEWAL),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, False), find=_company_contract,
     where="Each customer company's master services agreement is a Word document in the contracts folder, "
