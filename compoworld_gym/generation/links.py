@@ -239,12 +239,16 @@ class Need:
         who: only values whose :attr:`Give.who` is one of these (e.g. staff
             roles for an assignee); empty accepts any value of the type.
         noun: what a policy-chosen value is called ("channel", "agent").
+        same_record_as: another need's ``param``: this value must come from
+            the record that gave that one (a customer's refund request asks
+            for an amount on the customer's own order, not an expense total).
     """
 
     param: str
     type: str
     who: tuple[str, ...] = ()
     noun: str = "team"
+    same_record_as: str = ""
 
 
 @dataclass(frozen=True)

@@ -256,7 +256,23 @@ def _bindable(action: Action, slots: list[tuple[Slot, str, str]], routed: bool,
         if slot is None:
             return None
         bind[need.param] = slot
+    if not _on_same_record(action, bind, slots):
+        return None
     return _same_record_money(action, bind, slots, own)
+
+
+def _on_same_record(action: Action, bind: dict[str, Slot], slots: list[tuple[Slot, str, str]]) -> bool:
+    """Move each need with ``same_record_as`` onto the hop that gave the other
+    need's value (mutates ``bind``); False when that hop gives no such value."""
+    for need in action.needs:
+        other = bind.get(need.same_record_as) if need.same_record_as else None
+        if other is None or other[0] != "hop" or bind[need.param][0] != "hop":
+            continue
+        same = ("hop", other[1], need.type)
+        if not any(s == same for s, _, _ in slots):
+            return False
+        bind[need.param] = same
+    return True
 
 
 @functools.lru_cache(maxsize=None)

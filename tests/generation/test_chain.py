@@ -295,3 +295,16 @@ def test_a_supplier_never_leads_to_a_customer_account() -> None:
     assert ncr.give("company").party == "vendor" and court_case.key_party == "customer"
     assert not linkable(ncr, court_case) and linkable(ncr, vendor_payment)
     assert not linkable(contract, vendor_payment) and linkable(contract, court_case)
+
+
+def test_a_customers_refund_request_asks_for_an_amount_on_the_customers_record() -> None:
+    from compoworld_gym.generation.plan import _bindable, _slots
+
+    refund = next(a for a in LINKS["forms"].actions if a.name == "file")
+    loan = next(r for r in LINKS["library_circulation"].relays if r.give("email") is not None)
+    report = next(r for r in LINKS["expenses"].relays if r.key == "expense_id")
+    # The expense report's total is no amount the customer paid: a refund request cannot ask for it.
+    hops = [HopSpec(loan, {"email": "ann.lee42@example.org", "money": 4.5}),
+            HopSpec(report, {"money": 812.4, "email": "ben.foster@company.example"})]
+    bind = _bindable(refund, _slots(hops), False)
+    assert bind == {"customer": ("hop", 0, "email"), "amount": ("hop", 0, "money")}

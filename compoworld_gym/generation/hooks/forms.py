@@ -110,7 +110,8 @@ LINKS = ServiceLinks(
     service="forms", label="the forms tool",
     relays=(CUSTOMER_RETURN,),
     actions=(Action(service="forms", name="file",
-                    needs=(Need("customer", "email", ("the customer",)), Need("amount", "money")),
+                    needs=(Need("customer", "email", ("the customer",)),
+                           Need("amount", "money", same_record_as="customer")),
                     build=_file, prepare=_prepare,
                     goal="file a refund request for {customer} through the forms tool asking for {amount}, its reason "
                          "quoting {mention}"),),
