@@ -162,7 +162,7 @@ STAFF_CARD = Relay(
     where="Corporate cards are issued in Ramp under the employee's work email.", truth=_TRUTH_CARD,
     key_role="staff")
 
-_MERCHANT = Give("company", "merchant_name", "the merchant the card charge was made at")
+_MERCHANT = Give("company", "merchant_name", "the merchant the card charge was made at", party="vendor")
 _AMOUNT = Give("money", "amount", "the card charge amount")
 
 CHARGE = Relay(

@@ -72,7 +72,7 @@ _CONTACT = Give("email", "core_properties.comments", "the email address of the c
                 "the customer", pattern=EMAIL_RX)
 
 CUSTOMER_DECK = Relay(
-    service=SERVICE, name="customer QBR deck", key="company",
+    service=SERVICE, name="customer QBR deck", key="company", key_party="customer",
     gives=(Give("presentation_id", "id", "the customer's QBR deck"), _CONTACT),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, False), find=_by_company,
     where="Each customer's QBR deck is open in the presentation workspace under the customer company, with the "
@@ -80,7 +80,7 @@ CUSTOMER_DECK = Relay(
 
 DECK = Relay(
     service=SERVICE, name="QBR deck", key="presentation_id",
-    gives=(Give("company", "customer", "the customer the deck is for"), _CONTACT),
+    gives=(Give("company", "customer", "the customer the deck is for", party="customer"), _CONTACT),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, True),
     find=lambda reader, key: reader.read(SERVICE, "get_presentation_info", presentation_id=key),
     where="A customer QBR deck names the customer company it is for and the customer's contact.",
