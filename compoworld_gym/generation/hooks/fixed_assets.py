@@ -114,7 +114,7 @@ BILL_ASSET = Relay(
     where="A capitalized purchase is recorded in the asset register with the vendor bill it was paid on.")
 
 VENDOR_ASSET = Relay(
-    service=SERVICE, name="vendor's fixed asset", key="company", gives=(_ASSET, _CUSTODIAN, _NBV),
+    service=SERVICE, name="vendor's fixed asset", key="company", key_party="vendor", gives=(_ASSET, _CUSTODIAN, _NBV),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "company"),
     find=lambda reader, key: _in_service(reader, vendor_name=key), truth=_TRUTH,
     where="The asset register records the vendor each asset was bought from; the vendor's most recently acquired "
