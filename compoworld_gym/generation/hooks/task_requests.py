@@ -129,7 +129,7 @@ CUSTOMER_REQUEST = Relay(
           "customer's email address.")
 
 VENDOR_REQUEST = Relay(
-    service=SERVICE, name="vendor onboarding request", key="company", gives=(_ID, _OWNER),
+    service=SERVICE, name="vendor onboarding request", key="company", key_party="vendor", gives=(_ID, _OWNER),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "vendor"), find=_open_about, truth=_TRUTH,
     where="Vendor onboarding is a work request in the task manager whose pending tasks name the vendor.")
 
