@@ -127,11 +127,17 @@ INVITE_VISITOR = Relay(
           "are expected.",
     alloc=lambda ctx: next_invite_id(ctx.state(SERVICE)), entry=lambda key: f"visitor invite {key}")
 
+#: Who hosts the office's visitors: people whose work brings guests in (a customer visit, an interview,
+#: an event), not any member of staff (the on-call engineer, a commit author).
+HOSTS = frozenset({"the account owner", "the account manager", "the hiring manager", "the project manager",
+                   "the project owner", "the event organizer", "the program chair", "the manager", "the employee"})
+
 HOST_INVITE = Relay(
     service=SERVICE, name="host's visitor invite", key="email",
     gives=(_INVITE, _GUEST, _COMPANY, _DAY),
     plant=lambda ctx, key, outs, stale: _plant(ctx, key, outs, stale, "host"),
-    find=lambda reader, key: _latest_expected(reader, host_email=key), key_role="staff", truth=_TRUTH,
+    find=lambda reader, key: _latest_expected(reader, host_email=key), key_role="staff", key_who=HOSTS,
+    truth=_TRUTH,
     where="Visitor invites are filed at the front desk under the hosting employee's work email; the invite made "
           "most recently for an expected visitor is the one in play.")
 
