@@ -3,8 +3,7 @@ the visitor's email and company and the day they are expected; a host's
 email (a room booking's organizer, a hiring manager), a guest's email (a
 calendar meeting's customer) or a job application quoted in an interview
 invite's notes lead to the invite. Writes: invite the case's guest quoting a
-discovered value in the notes, cancel the invite, sign the guest out, or
-blocklist them with a reason quoting the value."""
+discovered value in the notes, cancel the invite, or sign the guest out."""
 
 from __future__ import annotations
 
@@ -238,21 +237,8 @@ def _sign_out(reader: Reader, args: dict[str, Found]) -> Write:
         tool="sign_out_entry", where={"entry_id": eid}, label="the visitor's sign-out")
 
 
-def _block(reader: Reader, args: dict[str, Found]) -> Write:
-    email, mention = args["person"].value, args["mention"]
-    if reader.read(SERVICE, "list_blocklist", email=email):
-        raise SolveError(f"{email} is already blocklisted")
-    reason = f"{args['case'].value}: {mention.noun} is {mention.display}."[:500]
-    return Write(
-        calls=[call("add_blocklist_entry", email=email, reason=reason)],
-        checks=[RecordExists(id="_", service=SERVICE, collection="blocklist",
-                             where={"email": email, "active": True, "reason": {"$contains": mention.display}},
-                             description="The person is on the blocklist, the reason quoting the value.")],
-        scope=[OnlyChanged(id="_", service=SERVICE, collection="blocklist", allow_new={"email": email},
-                           description="Nobody else was blocklisted or lifted.")],
-        tool="add_blocklist_entry", where={"email": email}, label="the blocklist entry")
-
-
+# No blocklist action: barring a person from the office is no step a case about an order or an
+# enrolment takes, whatever the chain found (the tool stays for agents and the fuzzer).
 LINKS = ServiceLinks(
     service=SERVICE, label="the front desk's visitor system",
     relays=(INVITE, INVITE_VISITOR, HOST_INVITE, GUEST_INVITE, APPLICATION_INVITE),
@@ -264,8 +250,6 @@ LINKS = ServiceLinks(
                goal="cancel the visitor invite so the front desk no longer expects the visitor"),
         Action(service=SERVICE, name="sign_out", needs=(Need("visitor", "email", _GUEST_WHO),), build=_sign_out,
                prepare=_prepare_on_site, goal="sign {visitor} out of the front desk's visitor log, as they have left"),
-        Action(service=SERVICE, name="blocklist", needs=(Need("person", "email", _GUEST_WHO),), build=_block,
-               goal="add {person} to the visitor blocklist, the reason quoting {mention}"),
     ),
 )
 
