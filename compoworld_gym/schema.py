@@ -167,6 +167,43 @@ def validation_message(exc: ValidationError, input_schema: dict[str, Any]) -> st
     return "; ".join(parts) + "."
 
 
+def _types(schema: dict[str, Any]) -> set[str]:
+    kind = schema.get("type")
+    found = {kind} if isinstance(kind, str) else set(kind) if isinstance(kind, list) else set()
+    for branch in schema.get("anyOf", []) + schema.get("oneOf", []):
+        if isinstance(branch, dict):
+            found |= _types(branch)
+    return found - {"null"}
+
+
+def _loose_scalar(value: Any, schema: Any, path: str) -> Any:
+    """``(path, schema)`` of a scalar that JSON types apart but pydantic's lax mode would
+    coerce: ``true`` or ``"10"`` for a number, ``1`` or ``"yes"`` for a boolean; None if none.
+
+    A JSON boolean is no amount and a string no count: taken as 1 or 10 they would move
+    money or scale a service on an agent's typo. Integral floats (``2.0``) stay integers,
+    as JSON Schema says."""
+    if not isinstance(schema, dict):
+        return None
+    kinds = _types(schema)
+    numeric = bool(kinds) and kinds <= {"number", "integer"}
+    if numeric and (isinstance(value, (bool, str))):
+        return path, schema
+    if kinds == {"boolean"} and not isinstance(value, bool) and value is not None:
+        return path, schema
+    if isinstance(value, list) and isinstance(schema.get("items"), dict):
+        for i, item in enumerate(value):
+            bad = _loose_scalar(item, schema["items"], f"{path}.{i}")
+            if bad is not None:
+                return bad[0], {**bad[1], "_got": item}
+    return None
+
+
+def _short(value: Any) -> str:
+    got = repr(value)
+    return got if len(got) <= 60 else got[:57] + "..."
+
+
 def validate_arguments(
     model: type[BaseModel], input_schema: dict[str, Any], arguments: Any
 ) -> dict[str, Any]:
@@ -183,6 +220,13 @@ def validate_arguments(
         raise InvalidArgument(
             f"arguments must be a JSON object, got {type(arguments).__name__}."
         )
+    props = input_schema.get("properties") or {}
+    for name, value in arguments.items():
+        bad = _loose_scalar(value, props.get(name), name)
+        if bad is not None:
+            path, sub = bad
+            raise InvalidArgument(f"invalid argument '{path}': expected {describe_expected(sub)}, "
+                                  f"got {_short(value if path == name else sub.get('_got'))}.")
     try:
         # The model's validator directly: model_validate adds only keyword plumbing (one call per step).
         parsed = model.__pydantic_validator__.validate_python(arguments)

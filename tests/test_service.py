@@ -113,6 +113,9 @@ def test_success_envelope_ids_and_clock(shop):
     ({"owner": "a@b.co", "qty": "many"}, "invalid argument 'qty'"),
     ({"owner": "a@b.co", "kind": "z"}, "one of 'a', 'b'"),
     ({"owner": "a@b.co", "color": "red"}, "unexpected argument 'color'"),
+    # JSON types them apart; pydantic's lax mode would take them as 1 and 10 (a fresh user's finding).
+    ({"owner": "a@b.co", "qty": True}, "invalid argument 'qty': expected an integer, got True"),
+    ({"owner": "a@b.co", "qty": "10"}, "invalid argument 'qty': expected an integer, got '10'"),
 ])
 def test_invalid_arguments_are_400_naming_the_field(shop, args, fragment):
     before = shop.state_dict()

@@ -10,5 +10,11 @@ __all__ = ["app", "main"]
 
 
 def main() -> None:
-    """Console-script entry point."""
+    """Console-script entry point. ``--debug`` may come anywhere (``compoworld eval
+    --debug``, as the error line suggests): it is the app's option, so it moves up front."""
+    import sys
+
+    if "--debug" in sys.argv[2:]:
+        sys.argv.remove("--debug")
+        sys.argv.insert(1, "--debug")
     app()

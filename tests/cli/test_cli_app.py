@@ -56,6 +56,21 @@ def test_unexpected_error_is_one_line_and_debug_shows_the_traceback(monkeypatch)
     assert isinstance(debug.exception, RuntimeError) and str(debug.exception) == "catalog\nexploded"
 
 
+def test_debug_may_follow_the_command(monkeypatch):
+    # "run with --debug" reads as `compoworld services --debug` too (a fresh user's first try).
+    import compoworld_gym.cli as cli
+    import compoworld_gym.catalog as catalog
+
+    def broken():
+        raise RuntimeError("catalog exploded")
+
+    monkeypatch.setattr(catalog, "service_names", broken)
+    monkeypatch.setattr(sys, "argv", ["compoworld", "services", "--debug"])
+    monkeypatch.setattr(cli, "app", lambda: runner.invoke(app, sys.argv[1:]))
+    cli.main()
+    assert sys.argv == ["compoworld", "--debug", "services"]
+
+
 def test_ctrl_c_in_a_command_exits_130_with_one_line(monkeypatch):
     import compoworld_gym.catalog as catalog
 
