@@ -195,8 +195,9 @@ def load_tasks(path: str | Path) -> list[Task]:
     """Read a JSONL task file (UTF-8, one task per line; blank lines are skipped).
 
     A summary written beside the file (``<file>.summary.json``, see
-    :mod:`compoworld_gym.task_summary`) is checked first: a file cut short
-    or changed since is an error, not a smaller pool.
+    :mod:`compoworld_gym.task_summary`) is checked too: a file cut short or
+    changed since is an error, not a smaller pool. A line that does not
+    parse is named first, with the summary's verdict after it.
 
     Raises:
         TaskFileError: a line is not UTF-8, not JSON or not a valid task, two
@@ -209,19 +210,26 @@ def load_tasks(path: str | Path) -> list[Task]:
     data = Path(path).read_bytes()
     try:
         check_summary(path, data)
+        mismatch = None
     except SummaryMismatch as exc:
-        raise TaskFileError(str(exc)) from None
+        mismatch = str(exc)
     tasks: list[Task] = []
     first_line: dict[str, int] = {}
-    for lineno, raw in enumerate(data.splitlines(), 1):
-        if not raw.strip():
-            continue
-        where = f"{path}:{lineno}"
-        task = parse_task_line(_utf8(raw, where), where)
-        if task.id in first_line:
-            raise TaskFileError(f"{where}: duplicate task id {task.id!r} (first at line {first_line[task.id]})")
-        first_line[task.id] = lineno
-        tasks.append(task)
+    try:
+        for lineno, raw in enumerate(data.splitlines(), 1):
+            if not raw.strip():
+                continue
+            where = f"{path}:{lineno}"
+            task = parse_task_line(_utf8(raw, where), where)
+            if task.id in first_line:
+                raise TaskFileError(f"{where}: duplicate task id {task.id!r} (first at line {first_line[task.id]})")
+            first_line[task.id] = lineno
+            tasks.append(task)
+    except TaskFileError as exc:
+        # The line that broke first, and the summary's verdict beside it (a cut-short file's last line).
+        raise TaskFileError(f"{exc}; and {mismatch}" if mismatch else str(exc)) from None
+    if mismatch:
+        raise TaskFileError(mismatch)
     return tasks
 
 

@@ -60,6 +60,15 @@ def test_file_cut_short_is_caught_by_its_summary(tmp_path, task_file):
         load_tasks(task_file)
 
 
+def test_a_broken_line_is_named_even_beside_a_summary(tmp_path, task_file):
+    # A fresh user's finding: the summary's verdict came alone, naming no line.
+    write_summary(task_file, requested=3)
+    lines = task_file.read_text().splitlines(keepends=True)
+    task_file.write_text(lines[0] + lines[1][:500] + "\n" + lines[2])  # line 2 cut mid-record
+    with pytest.raises(TaskFileError, match=r"tasks.jsonl:2: not valid JSON .*; and .* does not match its summary"):
+        load_tasks(task_file)
+
+
 def test_vector_sub_envs_share_one_parsed_pool(task_file):
     envs = gym.make_vec("CompoWorld-v0", num_envs=4, vectorization_mode="sync", task_file=str(task_file))
     pools = [e.unwrapped.tasks for e in envs.envs]
