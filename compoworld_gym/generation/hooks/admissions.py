@@ -3,8 +3,8 @@ admit names the parent (email), the applicant, the enrollment deposit due and
 the reply-by date; a parent's email finds the family's open offer (with its
 reader) and the family's enrolled application, which names the child's SIS
 student record; a SIS student leads back to the admission file that
-enrolled them. Writes: record the enrollment deposit on the offer, comment on
-the application quoting a discovered value, or withdraw it for the case."""
+enrolled them. Writes: record the enrollment deposit on the offer, or comment on
+the application quoting a discovered value."""
 
 from __future__ import annotations
 
@@ -223,22 +223,10 @@ def _comment(reader: LinkReader, args: dict[str, Found]) -> Write:
         label="the comment on the application")
 
 
-def _withdraw(reader: LinkReader, args: dict[str, Found]) -> Write:
-    app_id, case = args["application"].value, args["case"].value
-    app = _get(reader, app_id)
-    if app["status"] in ("withdrawn", "declined"):
-        raise SolveError(f"application {app_id} is {app['status']}")
-    return Write(
-        calls=[call("withdraw_application", application_id=app_id, reason=f"Withdrawn for {case}.")],
-        checks=[RecordMatches(id="_", service=SERVICE, collection="applications", record_id=app_id,
-                              where={"status": "withdrawn", "withdraw_reason": {"$contains": case}},
-                              description="The application is withdrawn, the reason naming the case.")],
-        scope=_scope(app_id), tool="withdraw_application", where={"application_id": app_id},
-        label="the withdrawn application")
-
-
 _NEED = (Need("application", "admission_application_id"),)
 
+# No withdraw action: "at the family's request" would be a request no record of the case holds
+# (a product review's customer is no parent asking to withdraw); the tool stays for agents.
 LINKS = ServiceLinks(
     service=SERVICE, label="the admissions office's Slate database",
     relays=(APPLICATION, FAMILY_OFFER, FAMILY_ENROLLED, STUDENT_ADMISSION),
@@ -248,8 +236,6 @@ LINKS = ServiceLinks(
                     "naming the case in the reference"),
         Action(service=SERVICE, name="comment", needs=_NEED, build=_comment,
                goal="add a comment to the admission application quoting {mention}"),
-        Action(service=SERVICE, name="withdraw", needs=_NEED, build=_withdraw,
-               goal="withdraw the admission application at the family's request, naming the case in the reason"),
     ),
 )
 
