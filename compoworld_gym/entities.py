@@ -121,6 +121,22 @@ ID_KINDS: tuple[str, ...] = (
     "presentation", "slide", "task_request", "notebook", "notebook_cell",
     # legal trademarks, workplace visitors, finance fixed assets
     "trademark_application", "office_action", "visitor", "visitor_invite", "fixed_asset", "asset_disposal",
+    # messaging and community: WhatsApp, forums, business reviews
+    "whatsapp_chat", "whatsapp_group", "whatsapp_message", "forum_topic", "forum_flag",
+    "business_location", "review",
+    # developer tools: issue tracking, error tracking, DNS
+    "linear_issue", "linear_team", "cycle", "error_issue", "error_event", "release", "dns_zone",
+    "dns_record",
+    # data platforms and operations: catalog, pipelines, safety inspections
+    "catalog_dataset", "glossary_term", "connector", "sync_run", "safety_inspection", "safety_action",
+    # people, workplace, sales engagement
+    "review_cycle", "performance_review", "goal", "desk", "desk_reservation", "prospect", "sequence",
+    "sequence_state",
+    # government grants, financial aid, title and escrow
+    "grant_opportunity", "grant_application", "aid_application", "aid_award", "title_order",
+    "escrow_disbursement",
+    # gift cards, dock scheduling, product lifecycle
+    "gift_card", "gift_card_activity", "dock_appointment", "dock_door", "plm_item", "change_order",
 )
 
 ENTITY_TYPES: frozenset[str] = frozenset(VALUE_TYPES) | frozenset(f"{k}_id" for k in ID_KINDS)
