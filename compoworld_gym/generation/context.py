@@ -145,6 +145,12 @@ class Ctx:
             return f"acme/{self.rng.choice(('billing', 'storefront', 'checkout', 'search'))}-{self.code().lower()}"
         if etype == "file_path":
             return f"docs/{self.code().lower()}.md"
+        if etype == "ip_address":
+            while True:
+                ip = f"198.51.{self.rng.randint(0, 255)}.{self.rng.randint(2, 254)}"
+                if ip not in self._codes:
+                    self._codes.add(ip)
+                    return ip
         raise ValueError(f"no fresh-value generator for entity type {etype!r}")
 
     def matcher(self, etype: str, value: Any) -> Any:
