@@ -114,7 +114,7 @@ RUNBOOK = Relay(
     service="github", name="runbook", key="project_id",
     gives=(Give("email", "content", "the service owner's email address", "the service owner", pattern=EMAIL_RX,
                 draw=engineer_email),
-           Give("phone", "content", "the service's pager number", pattern=PHONE_RX)),
+           Give("phone", "content", "the service's pager number", "the on-call engineer", pattern=PHONE_RX)),
     plant=_plant_runbook,
     find=lambda reader, key: reader.read("github", "get_file_contents", owner=ORG, repo="ops-runbooks",
                                          path=f"runbooks/{key}.md"),
